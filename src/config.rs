@@ -1,0 +1,306 @@
+//! `site.toml`: what the file says (a raw serde struct that rejects unknown keys), then the
+//! validated `SiteConfig` every later stage reads.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::lang::Lang;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    base_url: String,
+    default_language: String,
+    languages: BTreeMap<String, RawLanguage>,
+    author: Option<String>,
+    /// List articles that have no translation in the other language's listings, with a marker.
+    show_untranslated: Option<bool>,
+    experiments: Option<RawExperiments>,
+    highlight: Option<RawHighlight>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLanguage {
+    title: String,
+    description: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExperiments {
+    timeout_secs: Option<u64>,
+    dir: Option<PathBuf>,
+    frozen_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHighlight {
+    light_theme: Option<String>,
+    dark_theme: Option<String>,
+}
+
+/// One language of the site.
+#[derive(Debug, Clone)]
+pub struct LanguageConfig {
+    pub lang: Lang,
+    pub title: String,
+    pub description: String,
+}
+
+/// The validated site configuration.
+#[derive(Debug, Clone)]
+pub struct SiteConfig {
+    /// The site root: the folder holding `site.toml`.
+    pub root: PathBuf,
+    /// `base_url` without a trailing slash.
+    pub base_url: String,
+    pub default_lang: Lang,
+    /// All languages, the default one first.
+    pub languages: Vec<LanguageConfig>,
+    pub author: String,
+    pub show_untranslated: bool,
+    pub experiments: ExperimentsConfig,
+    pub highlight_light: String,
+    pub highlight_dark: String,
+}
+
+/// The `[experiments]` table.
+#[derive(Debug, Clone)]
+pub struct ExperimentsConfig {
+    /// The experiments' Cargo workspace.
+    pub dir: PathBuf,
+    /// Where `measured freeze` puts committed results.
+    pub frozen_dir: PathBuf,
+    pub timeout: Duration,
+}
+
+impl SiteConfig {
+    pub fn language(&self, lang: &Lang) -> &LanguageConfig {
+        self.languages
+            .iter()
+            .find(|l| &l.lang == lang)
+            .unwrap_or(&self.languages[0])
+    }
+
+    pub fn langs(&self) -> impl Iterator<Item = &Lang> {
+        self.languages.iter().map(|l| &l.lang)
+    }
+
+    /// The language for a code, if the site has it.
+    pub fn lang(&self, code: &str) -> Option<&Lang> {
+        self.langs().find(|l| l.code() == code)
+    }
+
+    /// The URL path prefix of a language: `/` for the default one, `/<code>/` for the others.
+    pub fn lang_prefix(&self, lang: &Lang) -> String {
+        if *lang == self.default_lang {
+            "/".to_string()
+        } else {
+            format!("/{}/", lang.code())
+        }
+    }
+
+    /// An absolute URL for a site path that starts with `/`.
+    pub fn absolute(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path)
+    }
+}
+
+/// Reads and validates `<root>/site.toml`.
+pub fn load(root: &Path) -> Result<SiteConfig, Diagnostics> {
+    let path = root.join("site.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        Diagnostic::new(
+            Place::file(&path),
+            format!("cannot read the site configuration: {e}"),
+        )
+        .with_hint("run measured in the folder that holds site.toml, or pass --root DIR")
+    })?;
+    parse(root, &path, &text)
+}
+
+/// Parses the text of a `site.toml` found at `path`.
+pub fn parse(root: &Path, path: &Path, text: &str) -> Result<SiteConfig, Diagnostics> {
+    let raw: RawConfig = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+    validate(root, path, text, raw)
+}
+
+fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Diagnostic {
+    let (place, line) = match e.span() {
+        Some(span) => {
+            let (line, col) = crate::diag::line_col(text, span.start);
+            (Place::at(path, line, col), line)
+        }
+        None => (Place::file(path), 0),
+    };
+    let message = e.message().to_string();
+    let hint = if message.starts_with("unknown field") {
+        "remove the key or fix its spelling; docs/authoring.md lists the keys of site.toml"
+    } else {
+        "site.toml needs base_url, default_language and a [languages.<code>] table with a title for each language"
+    };
+    Diagnostic::new(place, format!("site.toml: {message}"))
+        .with_line_of(text, line)
+        .with_hint(hint)
+}
+
+fn validate(
+    root: &Path,
+    path: &Path,
+    text: &str,
+    raw: RawConfig,
+) -> Result<SiteConfig, Diagnostics> {
+    let RawConfig {
+        base_url,
+        default_language,
+        languages,
+        author,
+        show_untranslated,
+        experiments,
+        highlight,
+    } = raw;
+    let mut diags = Diagnostics::default();
+    let err = |key: &str, msg: String| {
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().starts_with(key))
+            .map(|i| i + 1);
+        let place = match line {
+            Some(l) => Place::at(path, l, 1),
+            None => Place::file(path),
+        };
+        let mut d = Diagnostic::new(place, msg);
+        if let Some(l) = line {
+            d = d.with_line_of(text, l);
+        }
+        d
+    };
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        diags.push(err(
+            "base_url",
+            format!("base_url `{base_url}` must be an absolute http(s) URL"),
+        ));
+    }
+    let mut langs = Vec::new();
+    for (code, l) in languages {
+        let RawLanguage { title, description } = l;
+        match Lang::parse(&code) {
+            Ok(lang) => langs.push(LanguageConfig {
+                lang,
+                title,
+                description: description.unwrap_or_default(),
+            }),
+            Err(m) => diags.push(err("[languages", m)),
+        }
+    }
+    let default_lang = match langs.iter().position(|l| l.lang.code() == default_language) {
+        Some(i) => {
+            let l = langs.remove(i);
+            let lang = l.lang.clone();
+            langs.insert(0, l);
+            Some(lang)
+        }
+        None => {
+            diags.push(err(
+                "default_language",
+                format!("default_language `{default_language}` has no [languages.{default_language}] table"),
+            ));
+            None
+        }
+    };
+    let experiments = experiments.unwrap_or(RawExperiments {
+        timeout_secs: None,
+        dir: None,
+        frozen_dir: None,
+    });
+    let RawExperiments {
+        timeout_secs,
+        dir,
+        frozen_dir,
+    } = experiments;
+    let (light, dark) = match highlight {
+        Some(RawHighlight {
+            light_theme,
+            dark_theme,
+        }) => (light_theme, dark_theme),
+        None => (None, None),
+    };
+    let Some(default_lang) = default_lang else {
+        return Err(diags);
+    };
+    diags.into_result(())?;
+    Ok(SiteConfig {
+        root: root.to_path_buf(),
+        base_url: base_url.trim_end_matches('/').to_string(),
+        default_lang,
+        languages: langs,
+        author: author.unwrap_or_default(),
+        show_untranslated: show_untranslated.unwrap_or(true),
+        experiments: ExperimentsConfig {
+            dir: root.join(dir.unwrap_or_else(|| PathBuf::from("experiments"))),
+            frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),
+            timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
+        },
+        highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
+        highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = "base_url = \"https://example.org/\"\ndefault_language = \"vi\"\n[languages.vi]\ntitle = \"Đo thật\"\n[languages.en]\ntitle = \"Measured\"\n";
+
+    fn parse_str(text: &str) -> Result<SiteConfig, Diagnostics> {
+        parse(Path::new("/site"), Path::new("/site/site.toml"), text)
+    }
+
+    #[test]
+    fn minimal_config_gets_defaults_and_default_language_first() {
+        let c = parse_str(MINIMAL).unwrap();
+        assert_eq!(c.base_url, "https://example.org");
+        assert_eq!(
+            c.languages
+                .iter()
+                .map(|l| l.lang.code())
+                .collect::<Vec<_>>(),
+            ["vi", "en"]
+        );
+        assert_eq!(c.experiments.timeout, Duration::from_secs(600));
+        assert_eq!(c.lang_prefix(&c.default_lang), "/");
+        assert_eq!(c.lang_prefix(c.lang("en").unwrap()), "/en/");
+    }
+
+    #[test]
+    fn unknown_key_is_named_with_its_line() {
+        let text = format!("{MINIMAL}\n[experiments]\ntimeout_sec = 5\n");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(e.contains("unknown field `timeout_sec`"), "{e}");
+        assert!(e.contains("site.toml:9:1"), "{e}");
+    }
+
+    #[test]
+    fn missing_required_key_is_an_error() {
+        let e = parse_str("default_language = \"vi\"\n[languages.vi]\ntitle = \"x\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing field `base_url`"), "{e}");
+    }
+
+    #[test]
+    fn default_language_must_exist() {
+        let text = MINIMAL.replace("default_language = \"vi\"", "default_language = \"fr\"");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("default_language `fr` has no [languages.fr] table"),
+            "{e}"
+        );
+    }
+}

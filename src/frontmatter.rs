@@ -1,0 +1,194 @@
+//! Front matter: the YAML between the `---` lines at the top of an article. The only module that
+//! knows serde_yaml (archived upstream), so swapping the YAML parser is a one-file change.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::diag::{Diagnostic, Place};
+
+/// What an article's front matter may say. Any other key is an error.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawFrontMatter {
+    pub title: String,
+    pub date: String,
+    pub description: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    pub series: Option<String>,
+    pub part: Option<u32>,
+    #[serde(default)]
+    pub draft: bool,
+    pub updated: Option<String>,
+    pub slug: Option<String>,
+    #[serde(default)]
+    pub claims: Vec<String>,
+    /// Short content hash of the original this translation was made from.
+    pub translated_from: Option<String>,
+}
+
+/// A Markdown file split into its front matter and body.
+#[derive(Debug)]
+pub struct Split<'a> {
+    pub yaml: &'a str,
+    /// 1-based line of the file where the YAML starts.
+    pub yaml_line: usize,
+    pub body: &'a str,
+    /// 1-based line of the file where the body starts.
+    pub body_line: usize,
+}
+
+/// Splits `text` at its `---` fences.
+pub fn split<'a>(path: &Path, text: &'a str) -> Result<Split<'a>, Diagnostic> {
+    let text_no_bom = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first_end = text_no_bom.find('\n').unwrap_or(text_no_bom.len());
+    if text_no_bom[..first_end].trim_end() != "---" {
+        return Err(Diagnostic::new(
+            Place::at(path, 1, 1),
+            "the file does not start with front matter",
+        )
+        .with_line_of(text_no_bom, 1)
+        .with_hint(
+            "start the file with a line `---`, then `title:` and `date:`, then a closing `---`",
+        ));
+    }
+    let yaml_start = (first_end + 1).min(text_no_bom.len());
+    let mut offset = yaml_start;
+    for line in text_no_bom[yaml_start..].split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            let yaml = &text_no_bom[yaml_start..offset];
+            let body = &text_no_bom[offset + line.len()..];
+            let yaml_lines = yaml.matches('\n').count();
+            return Ok(Split {
+                yaml,
+                yaml_line: 2,
+                body,
+                body_line: 2 + yaml_lines + 1,
+            });
+        }
+        offset += line.len();
+    }
+    Err(
+        Diagnostic::new(Place::at(path, 1, 1), "the front matter is never closed")
+            .with_line_of(text_no_bom, 1)
+            .with_hint("end the front matter with a line holding only `---`"),
+    )
+}
+
+/// Parses the YAML of a split file; errors point into the file.
+pub fn parse(path: &Path, split: &Split<'_>) -> Result<RawFrontMatter, Diagnostic> {
+    if split.yaml.trim().is_empty() {
+        return Err(Diagnostic::new(
+            Place::at(path, split.yaml_line, 1),
+            "the front matter is empty",
+        )
+        .with_hint("give at least `title:` and `date: YYYY-MM-DD`"));
+    }
+    serde_yaml::from_str(split.yaml).map_err(|e| yaml_error(path, split, &e))
+}
+
+fn yaml_error(path: &Path, split: &Split<'_>, e: &serde_yaml::Error) -> Diagnostic {
+    // serde_yaml's messages end with " at line L column C"; we give the place ourselves.
+    let full = e.to_string();
+    let message = match full.find(" at line ") {
+        Some(i) => full[..i].to_string(),
+        None => full,
+    };
+    let (line, col) = match e.location() {
+        Some(loc) => (loc.line(), loc.column()),
+        None => (1, 1),
+    };
+    // A missing field is reported at the start of the mapping: point at the first line instead.
+    let file_line = split.yaml_line + line - 1;
+    let hint = if message.starts_with("unknown field") {
+        "remove the key or fix its spelling; the keys are listed in docs/authoring.md"
+    } else if message.starts_with("missing field") {
+        "every article needs `title:` and `date: YYYY-MM-DD`"
+    } else {
+        "check the YAML syntax: indentation, quotes around text holding `:` or `#`"
+    };
+    Diagnostic::new(
+        Place::at(path, file_line, col),
+        format!("front matter: {message}"),
+    )
+    .with_line_of(split.yaml, line)
+    .with_hint(hint)
+}
+
+/// 1-based line in the file of the front-matter key `key`, if it is there.
+pub fn key_line(split: &Split<'_>, key: &str) -> Option<usize> {
+    split
+        .yaml
+        .lines()
+        .position(|l| {
+            l.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map(|i| split.yaml_line + i)
+}
+
+/// Renders front matter for `measured new`.
+pub fn scaffold(title: &str, date: &str, extra: &[(&str, &str)]) -> String {
+    let mut out = String::from("---\n");
+    out.push_str(&format!("title: {}\n", yaml_string(title)));
+    out.push_str(&format!("date: {date}\n"));
+    for (k, v) in extra {
+        out.push_str(&format!("{k}: {v}\n"));
+    }
+    out.push_str("---\n");
+    out
+}
+
+/// A YAML double-quoted scalar.
+pub fn yaml_string(s: &str) -> String {
+    serde_yaml::to_string(s)
+        .map(|y| y.trim_end().to_string())
+        .unwrap_or_else(|_| format!("{s:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> Result<RawFrontMatter, Diagnostic> {
+        let p = Path::new("content/a/index.vi.md");
+        let s = split(p, text)?;
+        parse(p, &s)
+    }
+
+    #[test]
+    fn splits_and_counts_lines() {
+        let text = "---\ntitle: A\ndate: 2026-01-02\n---\nBody\n";
+        let s = split(Path::new("x"), text).unwrap();
+        assert_eq!(s.yaml, "title: A\ndate: 2026-01-02\n");
+        assert_eq!(s.body, "Body\n");
+        assert_eq!(s.body_line, 5);
+    }
+
+    #[test]
+    fn unknown_key_points_at_its_line() {
+        let e = parse_text("---\ntitle: A\ndate: 2026-01-02\ntgas: [x]\n---\n").unwrap_err();
+        assert_eq!(e.place.line, Some(4));
+        assert!(e.message.contains("unknown field `tgas`"), "{}", e.message);
+        assert_eq!(e.snippet.as_deref(), Some("tgas: [x]"));
+    }
+
+    #[test]
+    fn malformed_yaml_points_into_the_file() {
+        let e = parse_text("---\ntitle: A\ndate: 2026-01-02\ntags: [a, b\n---\n").unwrap_err();
+        assert!(e.place.line.unwrap() >= 4, "{e}");
+    }
+
+    #[test]
+    fn missing_title_is_reported() {
+        let e = parse_text("---\ndate: 2026-01-02\n---\n").unwrap_err();
+        assert!(e.message.contains("missing field `title`"), "{}", e.message);
+    }
+
+    #[test]
+    fn unclosed_front_matter_is_reported() {
+        let e = parse_text("---\ntitle: A\n").unwrap_err();
+        assert!(e.message.contains("never closed"));
+    }
+}

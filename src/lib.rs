@@ -1,0 +1,39 @@
+//! `measured`: a static-site generator for bilingual measured articles.
+//!
+//! The build is a pipeline of stages, each a function from one value to the next:
+//!
+//! 1. [`config`]: `site.toml` → [`config::SiteConfig`]
+//! 2. [`theme`] and [`i18n`]: built-in theme + the site's overrides → templates, UI strings
+//! 3. [`content`]: `content/` → source documents (front matter validated)
+//! 4. [`site`]: documents → the site model (translations, URLs, tags, series, related)
+//! 5. [`experiments`]: the experiments the pages use → measurements with provenance
+//!    (built and run only when stale; the seam between loading and rendering)
+//! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel
+//! 7. [`render`]: the model + bodies → every output file, in parallel ([`output::Output`])
+//! 8. [`links`]: every internal link and anchor checked against the output
+//! 9. [`write`]: the output written atomically (or served from memory by [`serve`])
+//!
+//! Errors are [`diag::Diagnostics`] naming file, line and column; only `main` prints them.
+
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod config;
+pub mod content;
+pub mod diag;
+pub mod frontmatter;
+pub mod highlight;
+pub mod html;
+pub mod i18n;
+pub mod lang;
+pub mod links;
+pub mod markdown;
+pub mod output;
+pub mod pipeline;
+pub mod render;
+pub mod scaffold;
+pub mod site;
+pub mod theme;
+pub mod write;
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use pipeline::{BuildOptions, Built, build_in_memory, build_to_disk};

@@ -1,0 +1,35 @@
+//! The built site in memory: output paths (relative, `/`-separated) → bytes. `build` writes it
+//! to disk, `serve` serves it from memory.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The files of a built site.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Output {
+    pub files: BTreeMap<String, Arc<[u8]>>,
+}
+
+impl Output {
+    pub fn insert(&mut self, path: String, bytes: Vec<u8>) {
+        self.files.insert(path, Arc::from(bytes));
+    }
+
+    pub fn get(&self, path: &str) -> Option<&[u8]> {
+        self.files.get(path).map(|b| &b[..])
+    }
+
+    /// The text of an output file (tests and checks).
+    pub fn text(&self, path: &str) -> Option<String> {
+        self.get(path)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}

@@ -1,0 +1,217 @@
+//! The build, stage after stage, in one place: what `build`, `check` and `serve` all run.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::config::SiteConfig;
+use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::highlight::Highlighter;
+use crate::markdown::{self, Labels, Rendered};
+use crate::output::Output;
+use crate::render::{self, RenderInput};
+use crate::site::{AssembleOptions, Site};
+use crate::{config, content, i18n, links, site, theme, write};
+
+/// What to build.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// The folder holding `site.toml`.
+    pub root: PathBuf,
+    /// Include `draft: true` articles.
+    pub drafts: bool,
+}
+
+/// A built site, in memory, and what the build noticed without failing.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub config: SiteConfig,
+    pub output: Output,
+    /// Articles that exist in some languages only: (folder, languages it lacks).
+    pub missing_translations: Vec<(PathBuf, Vec<String>)>,
+    pub warnings: Vec<Diagnostic>,
+    pub pages: usize,
+}
+
+/// Runs every stage but writing.
+pub fn build_in_memory(opts: &BuildOptions) -> Result<Built, Diagnostics> {
+    let config = config::load(&opts.root)?;
+    let theme = theme::load(&opts.root)?;
+    let strings = i18n::load(&config, &theme)?;
+    let templates = render::compile(&theme)?;
+    let content = content::load(&config)?;
+    let site = site::assemble(
+        &config,
+        content,
+        AssembleOptions {
+            drafts: opts.drafts,
+        },
+    )?;
+    let highlighter = Highlighter::with_cache_file(&cache_dir(&config).join("highlight.json"));
+    let hooks = markdown::NoExperiments;
+    let bodies = render_bodies(&config, &site, &strings, &highlighter, &hooks)?;
+    let mut output = render::render(&RenderInput {
+        config: &config,
+        site: &site,
+        bodies: &bodies,
+        strings: &strings,
+        templates: &templates,
+        extra_pages: &[],
+        appendices: &[],
+    })?;
+    add_static_files(&config, &theme, &site, &mut output)?;
+    check_links(&site, &bodies, &output)?;
+    // A cache that cannot be saved only costs time in the next build.
+    let _ = highlighter.save();
+    Ok(Built {
+        missing_translations: missing_translations(&config, &site),
+        warnings: Vec::new(),
+        pages: site.pages.len(),
+        config,
+        output,
+    })
+}
+
+/// Builds and writes the site into `out` (default `<root>/public`).
+pub fn build_to_disk(opts: &BuildOptions, out: Option<&Path>) -> Result<Built, Diagnostics> {
+    let built = build_in_memory(opts)?;
+    let out = out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| opts.root.join("public"));
+    let protected: Vec<PathBuf> = ["content", "templates", "static", "experiments", "site.toml"]
+        .iter()
+        .map(|p| opts.root.join(p))
+        .chain([opts.root.clone()])
+        .collect();
+    write::write_site(&built.output, &out, &protected)?;
+    Ok(built)
+}
+
+/// Where the generator keeps caches between builds (git-ignored).
+pub fn cache_dir(config: &SiteConfig) -> PathBuf {
+    config.root.join(".measured")
+}
+
+fn render_bodies(
+    config: &SiteConfig,
+    site: &Site,
+    strings: &std::collections::BTreeMap<crate::lang::Lang, crate::i18n::Strings>,
+    highlighter: &Highlighter,
+    hooks: &dyn markdown::Hooks,
+) -> Result<Vec<Rendered>, Diagnostics> {
+    let labels: std::collections::BTreeMap<_, _> = config
+        .langs()
+        .map(|l| {
+            (
+                l.clone(),
+                Labels {
+                    anchor: strings[l].get("anchor_label").to_string(),
+                },
+            )
+        })
+        .collect();
+    let results: Vec<Result<Rendered, Diagnostics>> = site
+        .pages
+        .par_iter()
+        .map(|p| {
+            markdown::render(&markdown::Input {
+                path: &p.doc.path,
+                body: &p.doc.body,
+                body_line: p.doc.body_line,
+                lang: &p.doc.lang,
+                highlighter,
+                hooks,
+                labels: &labels[&p.doc.lang],
+            })
+        })
+        .collect();
+    let mut diags = Diagnostics::default();
+    let mut bodies = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(b) => bodies.push(b),
+            Err(d) => diags.extend(d),
+        }
+    }
+    diags.into_result(bodies)
+}
+
+fn add_static_files(
+    config: &SiteConfig,
+    theme: &theme::Theme,
+    site: &Site,
+    output: &mut Output,
+) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    for (rel, source) in &theme.statics {
+        match source.read() {
+            Ok(bytes) => output.insert(rel.clone(), bytes),
+            Err(e) => diags.push(Diagnostic::new(
+                Place::file(rel),
+                format!("cannot read the static file: {e}"),
+            )),
+        }
+    }
+    match crate::highlight::stylesheet(&config.highlight_light, &config.highlight_dark) {
+        Ok(css) => output.insert("highlight.css".into(), css.into_bytes()),
+        Err(m) => diags.push(Diagnostic::new(
+            Place::file(config.root.join("site.toml")),
+            m,
+        )),
+    }
+    for page in &site.pages {
+        let Some(files) = site.assets.get(&page.doc.dir) else {
+            continue;
+        };
+        let folder = config.root.join("content").join(&page.doc.dir);
+        for rel in files {
+            let path = folder.join(rel);
+            match std::fs::read(&path) {
+                Ok(bytes) => {
+                    let rel = rel
+                        .iter()
+                        .map(|c| c.to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join("/");
+                    output.insert(format!("{}{rel}", page.url.trim_start_matches('/')), bytes);
+                }
+                Err(e) => diags.push(crate::diag::io_error(&path, "read the asset", &e)),
+            }
+        }
+    }
+    diags.into_result(())
+}
+
+fn check_links(site: &Site, bodies: &[Rendered], output: &Output) -> Result<(), Diagnostics> {
+    let all: Vec<Diagnostics> = site
+        .pages
+        .par_iter()
+        .zip(bodies.par_iter())
+        .map(|(p, b)| links::check(&p.url, &b.links, output))
+        .collect();
+    let mut diags = Diagnostics::default();
+    all.into_iter().for_each(|d| diags.extend(d));
+    diags.into_result(())
+}
+
+fn missing_translations(config: &SiteConfig, site: &Site) -> Vec<(PathBuf, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in &site.pages {
+        if !seen.insert(&p.doc.dir) {
+            continue;
+        }
+        let have: Vec<&crate::lang::Lang> = std::iter::once(&p.doc.lang)
+            .chain(p.translations.iter().map(|&i| &site.pages[i].doc.lang))
+            .collect();
+        let missing: Vec<String> = config
+            .langs()
+            .filter(|l| !have.contains(l))
+            .map(|l| l.code().to_string())
+            .collect();
+        if !missing.is_empty() {
+            out.push((config.root.join("content").join(&p.doc.dir), missing));
+        }
+    }
+    out
+}

@@ -1,0 +1,101 @@
+//! `measured new SLUG`: a new article folder with one file per language, front matter filled in.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::SiteConfig;
+use crate::diag::{Diagnostic, Diagnostics, Place};
+
+/// Creates `content/<slug>/index.<lang>.md` for every language; refuses to overwrite anything.
+pub fn new_article(
+    config: &SiteConfig,
+    slug: &str,
+    today: jiff::civil::Date,
+) -> Result<Vec<PathBuf>, Diagnostics> {
+    let valid = !slug.is_empty()
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !slug.starts_with('-');
+    if !valid {
+        return Err(Diagnostic::new(
+            Place::file(Path::new("content").join(slug)),
+            format!("`{slug}` is not a slug"),
+        )
+        .with_hint("use lowercase ASCII letters, digits and `-`, e.g. tcp-handshake")
+        .into());
+    }
+    let dir = config.root.join("content").join(slug);
+    let files: Vec<PathBuf> = config
+        .langs()
+        .map(|l| dir.join(format!("index.{}.md", l.code())))
+        .collect();
+    if let Some(existing) = files.iter().find(|f| f.exists()) {
+        return Err(
+            Diagnostic::new(Place::file(existing), "the article already exists")
+                .with_hint("choose another slug; measured never overwrites content")
+                .into(),
+        );
+    }
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| crate::diag::io_error(&dir, "create the article folder", &e))?;
+    let title = slug.replace('-', " ");
+    for (lang, file) in config.langs().zip(&files) {
+        let text = format!(
+            "{}\n<!-- {} -->\n",
+            crate::frontmatter::scaffold(
+                &title,
+                &today.to_string(),
+                &[("description", "\"\""), ("tags", "[]"), ("draft", "true")]
+            ),
+            if *lang == config.default_lang {
+                "Viết bài ở đây."
+            } else {
+                "Write the article here."
+            }
+        );
+        write_new(file, &text)?;
+    }
+    Ok(files)
+}
+
+fn write_new(path: &Path, text: &str) -> Result<(), Diagnostics> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| crate::diag::io_error(path, "create the article", &e))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| crate::diag::io_error(path, "write the article", &e))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaffolds_one_draft_per_language_and_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "base_url = \"https://e.org\"\ndefault_language = \"vi\"\n[languages.vi]\ntitle = \"A\"\n[languages.en]\ntitle = \"B\"\n";
+        let config = crate::config::parse(dir.path(), &dir.path().join("site.toml"), text).unwrap();
+        let files = new_article(&config, "tcp-handshake", jiff::civil::date(2026, 11, 29)).unwrap();
+        assert_eq!(files.len(), 2);
+        let vi = std::fs::read_to_string(&files[0]).unwrap();
+        assert!(
+            vi.starts_with("---\ntitle: tcp handshake\ndate: 2026-11-29\n"),
+            "{vi}"
+        );
+        assert!(vi.contains("draft: true"));
+        let doc = crate::content::parse_doc(
+            &files[0],
+            "tcp-handshake".into(),
+            config.default_lang.clone(),
+            &vi,
+        )
+        .unwrap();
+        assert!(doc.front.draft);
+        assert!(new_article(&config, "tcp-handshake", jiff::civil::date(2026, 11, 29)).is_err());
+        assert!(new_article(&config, "Bad Slug", jiff::civil::date(2026, 11, 29)).is_err());
+    }
+}

@@ -1,0 +1,416 @@
+//! The in-memory site model: articles paired with their translations, URLs, newest-first
+//! listings per language, tags, series and related articles. Pure data: no I/O, no HTML.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::config::SiteConfig;
+use crate::content::{Content, SourceDoc};
+use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::lang::Lang;
+
+/// One article in one language.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub doc: SourceDoc,
+    /// The URL segment: the front matter's `slug`, else the folder's name.
+    pub slug: String,
+    /// The page's path on the site: `/slug/` or `/en/slug/`.
+    pub url: String,
+    /// The same article in other languages (indices into `Site::pages`), in site language order.
+    pub translations: Vec<usize>,
+}
+
+/// A tag in one language.
+#[derive(Debug, Clone)]
+pub struct Tag {
+    pub name: String,
+    pub slug: String,
+    pub url: String,
+    /// Pages with the tag, newest first.
+    pub pages: Vec<usize>,
+}
+
+/// The whole site before rendering.
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub pages: Vec<Page>,
+    /// Pages per language, newest first.
+    pub by_lang: BTreeMap<Lang, Vec<usize>>,
+    /// Tags per language, sorted by slug.
+    pub tags: BTreeMap<Lang, Vec<Tag>>,
+    /// Series per language: name → pages by part.
+    pub series: BTreeMap<Lang, BTreeMap<String, Vec<usize>>>,
+    /// Asset files per article folder (relative to the folder).
+    pub assets: BTreeMap<String, Vec<PathBuf>>,
+}
+
+/// Options of the assembly stage.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AssembleOptions {
+    pub drafts: bool,
+}
+
+/// Pairs translations, gives URLs, sorts, and groups tags and series.
+pub fn assemble(
+    config: &SiteConfig,
+    content: Content,
+    opts: AssembleOptions,
+) -> Result<Site, Diagnostics> {
+    let Content { docs, assets } = content;
+    let mut docs: Vec<SourceDoc> = docs
+        .into_iter()
+        .filter(|d| opts.drafts || !d.front.draft)
+        .collect();
+    let lang_rank = |l: &Lang| config.langs().position(|x| x == l).unwrap_or(usize::MAX);
+    docs.sort_by(|a, b| {
+        (
+            lang_rank(&a.lang),
+            std::cmp::Reverse(a.front.date),
+            &a.front.title,
+            &a.dir,
+        )
+            .cmp(&(
+                lang_rank(&b.lang),
+                std::cmp::Reverse(b.front.date),
+                &b.front.title,
+                &b.dir,
+            ))
+    });
+    let mut pages: Vec<Page> = docs
+        .into_iter()
+        .map(|doc| {
+            let slug = doc.front.slug.clone().unwrap_or_else(|| doc.dir.clone());
+            let url = format!("{}{}/", config.lang_prefix(&doc.lang), slug);
+            Page {
+                doc,
+                slug,
+                url,
+                translations: Vec::new(),
+            }
+        })
+        .collect();
+    let mut by_dir: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, p) in pages.iter().enumerate() {
+        by_dir.entry(p.doc.dir.clone()).or_default().push(i);
+    }
+    for group in by_dir.values() {
+        for &i in group {
+            let mut others: Vec<usize> = group.iter().copied().filter(|&j| j != i).collect();
+            others.sort_by_key(|&j| lang_rank(&pages[j].doc.lang));
+            pages[i].translations = others;
+        }
+    }
+    check_urls(config, &pages)?;
+    let mut by_lang: BTreeMap<Lang, Vec<usize>> = BTreeMap::new();
+    for (i, p) in pages.iter().enumerate() {
+        by_lang.entry(p.doc.lang.clone()).or_default().push(i);
+    }
+    let tags = group_tags(config, &pages);
+    let series = group_series(&pages);
+    Ok(Site {
+        pages,
+        by_lang,
+        tags,
+        series,
+        assets: assets.into_iter().collect(),
+    })
+}
+
+/// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
+fn check_urls(config: &SiteConfig, pages: &[Page]) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
+    let mut reserved: BTreeMap<String, String> = BTreeMap::new();
+    for lang in config.langs() {
+        let prefix = config.lang_prefix(lang);
+        reserved.insert(format!("{prefix}tags/"), "the tag index".into());
+        if prefix != "/" {
+            reserved.insert(prefix.clone(), format!("the home page of `{lang}`"));
+        }
+    }
+    reserved.insert(
+        "/experiments/".into(),
+        "the experiments' source pages".into(),
+    );
+    for p in pages {
+        if let Some(what) = reserved.get(&p.url) {
+            diags.push(
+                Diagnostic::new(
+                    Place::file(&p.doc.path),
+                    format!("the page's URL {} is taken by {what}", p.url),
+                )
+                .with_hint("choose another folder name, or set `slug:` in the front matter"),
+            );
+        }
+        if let Some(other) = seen.insert(&p.url, p) {
+            diags.push(
+                Diagnostic::new(
+                    Place::file(&p.doc.path),
+                    format!(
+                        "two pages claim the URL {}: {} and {}",
+                        p.url,
+                        other.doc.path.display(),
+                        p.doc.path.display()
+                    ),
+                )
+                .with_hint("change the `slug:` of one of them"),
+            );
+        }
+    }
+    diags.into_result(())
+}
+
+/// The URL segment of a tag: lowercase ASCII, diacritics removed (`mạng` → `mang`).
+pub fn tag_slug(name: &str) -> String {
+    slug::slugify(name)
+}
+
+fn group_tags(config: &SiteConfig, pages: &[Page]) -> BTreeMap<Lang, Vec<Tag>> {
+    let mut tags: BTreeMap<Lang, BTreeMap<String, Tag>> = BTreeMap::new();
+    for (i, p) in pages.iter().enumerate() {
+        for name in &p.doc.front.tags {
+            let slug = tag_slug(name);
+            let url = format!("{}tags/{slug}/", config.lang_prefix(&p.doc.lang));
+            let tag = tags
+                .entry(p.doc.lang.clone())
+                .or_default()
+                .entry(slug.clone())
+                .or_insert_with(|| Tag {
+                    name: name.clone(),
+                    slug,
+                    url,
+                    pages: Vec::new(),
+                });
+            if !tag.pages.contains(&i) {
+                tag.pages.push(i);
+            }
+        }
+    }
+    tags.into_iter()
+        .map(|(l, m)| (l, m.into_values().collect()))
+        .collect()
+}
+
+fn group_series(pages: &[Page]) -> BTreeMap<Lang, BTreeMap<String, Vec<usize>>> {
+    let mut series: BTreeMap<Lang, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+    for (i, p) in pages.iter().enumerate() {
+        if let Some(name) = &p.doc.front.series {
+            series
+                .entry(p.doc.lang.clone())
+                .or_default()
+                .entry(name.clone())
+                .or_default()
+                .push(i);
+        }
+    }
+    for by_name in series.values_mut() {
+        for list in by_name.values_mut() {
+            list.sort_by_key(|&i| {
+                (
+                    pages[i].doc.front.part.unwrap_or(u32::MAX),
+                    pages[i].doc.front.date,
+                )
+            });
+        }
+    }
+    series
+}
+
+impl Site {
+    /// The parts of `page`'s series, in order.
+    pub fn series_of(&self, page: usize) -> Option<(&str, &[usize])> {
+        let p = &self.pages[page];
+        let name = p.doc.front.series.as_deref()?;
+        let list = self.series.get(&p.doc.lang)?.get(name)?;
+        Some((name, list))
+    }
+
+    /// Up to `max` related pages in the same language: the same series first (nearest parts),
+    /// then the most shared tags, newest first.
+    pub fn related(&self, page: usize, max: usize) -> Vec<usize> {
+        let p = &self.pages[page];
+        let mut out: Vec<usize> = Vec::new();
+        if let Some((_, parts)) = self.series_of(page) {
+            let pos = parts.iter().position(|&i| i == page).unwrap_or(0);
+            let mut near: Vec<usize> = parts.iter().copied().filter(|&i| i != page).collect();
+            near.sort_by_key(|&i| {
+                let ip = parts.iter().position(|&x| x == i).unwrap_or(0);
+                (ip.abs_diff(pos), ip < pos)
+            });
+            out.extend(near);
+        }
+        let Some(same_lang) = self.by_lang.get(&p.doc.lang) else {
+            return out;
+        };
+        let mut by_tags: Vec<(usize, usize)> = same_lang
+            .iter()
+            .copied()
+            .filter(|&i| i != page && !out.contains(&i))
+            .map(|i| {
+                (
+                    self.pages[i]
+                        .doc
+                        .front
+                        .tags
+                        .iter()
+                        .filter(|t| p.doc.front.tags.contains(t))
+                        .count(),
+                    i,
+                )
+            })
+            .filter(|(shared, _)| *shared > 0)
+            .collect();
+        // same_lang is newest first; a stable sort by shared tags keeps that order among equals.
+        by_tags.sort_by_key(|(shared, _)| std::cmp::Reverse(*shared));
+        out.extend(by_tags.into_iter().map(|(_, i)| i));
+        out.truncate(max);
+        out
+    }
+
+    /// The translation of `page` in `lang`, if there is one.
+    pub fn translation(&self, page: usize, lang: &Lang) -> Option<usize> {
+        self.pages[page]
+            .translations
+            .iter()
+            .copied()
+            .find(|&i| &self.pages[i].doc.lang == lang)
+    }
+
+    /// Articles whose folder has no page in `lang`, newest first (for "only in …" markers).
+    pub fn untranslated_into(&self, lang: &Lang) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        let mut seen_dirs = std::collections::BTreeSet::new();
+        for (i, p) in self.pages.iter().enumerate() {
+            if &p.doc.lang == lang || !seen_dirs.insert(p.doc.dir.clone()) {
+                continue;
+            }
+            let has = p.doc.lang == *lang
+                || p.translations
+                    .iter()
+                    .any(|&j| &self.pages[j].doc.lang == lang);
+            if !has {
+                out.push(i);
+            }
+        }
+        out.sort_by_key(|&i| std::cmp::Reverse(self.pages[i].doc.front.date));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::parse_doc;
+    use std::path::Path;
+
+    fn config() -> SiteConfig {
+        let text = "base_url = \"https://e.org\"\ndefault_language = \"vi\"\n[languages.vi]\ntitle = \"A\"\n[languages.en]\ntitle = \"B\"\n";
+        crate::config::parse(Path::new("/s"), Path::new("/s/site.toml"), text).unwrap()
+    }
+
+    fn doc(dir: &str, lang: &str, front: &str) -> SourceDoc {
+        let path = format!("content/{dir}/index.{lang}.md");
+        parse_doc(
+            Path::new(&path),
+            dir.into(),
+            Lang::parse(lang).unwrap(),
+            &format!("---\n{front}\n---\nBody\n"),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn pairs_translations_and_gives_urls() {
+        let c = config();
+        let content = Content {
+            docs: vec![
+                doc("tcp", "vi", "title: T\ndate: 2026-01-02"),
+                doc("tcp", "en", "title: T\ndate: 2026-01-02\nslug: tcp-en"),
+                doc("dns", "vi", "title: D\ndate: 2026-01-05"),
+            ],
+            assets: vec![],
+        };
+        let site = assemble(&c, content, AssembleOptions::default()).unwrap();
+        let urls: Vec<&str> = site.pages.iter().map(|p| p.url.as_str()).collect();
+        assert_eq!(urls, ["/dns/", "/tcp/", "/en/tcp-en/"]);
+        assert_eq!(site.pages[1].translations, [2]);
+        let en = c.lang("en").unwrap().clone();
+        assert_eq!(site.untranslated_into(&en), [0]);
+    }
+
+    #[test]
+    fn duplicate_urls_name_both_files() {
+        let content = Content {
+            docs: vec![
+                doc("a", "vi", "title: A\ndate: 2026-01-02\nslug: same"),
+                doc("b", "vi", "title: B\ndate: 2026-01-03\nslug: same"),
+            ],
+            assets: vec![],
+        };
+        let e = assemble(&config(), content, AssembleOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("two pages claim the URL /same/"), "{e}");
+        assert!(
+            e.contains("content/a/index.vi.md") && e.contains("content/b/index.vi.md"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn drafts_are_left_out_unless_asked() {
+        let content = Content {
+            docs: vec![doc("a", "vi", "title: A\ndate: 2026-01-02\ndraft: true")],
+            assets: vec![],
+        };
+        assert!(
+            assemble(&config(), content.clone(), AssembleOptions::default())
+                .unwrap()
+                .pages
+                .is_empty()
+        );
+        assert_eq!(
+            assemble(&config(), content, AssembleOptions { drafts: true })
+                .unwrap()
+                .pages
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn tags_are_slugged_without_diacritics_and_related_prefers_series() {
+        let content = Content {
+            docs: vec![
+                doc(
+                    "p1",
+                    "vi",
+                    "title: P1\ndate: 2026-01-01\nseries: S\npart: 1\ntags: [mạng]",
+                ),
+                doc(
+                    "p2",
+                    "vi",
+                    "title: P2\ndate: 2026-01-02\nseries: S\npart: 2\ntags: [khác]",
+                ),
+                doc("x", "vi", "title: X\ndate: 2026-01-03\ntags: [mạng]"),
+                doc("y", "vi", "title: Y\ndate: 2026-01-04\ntags: [khác]"),
+            ],
+            assets: vec![],
+        };
+        let site = assemble(&config(), content, AssembleOptions::default()).unwrap();
+        let vi = config().default_lang;
+        let mang = site.tags[&vi].iter().find(|t| t.name == "mạng").unwrap();
+        assert_eq!(
+            (mang.slug.as_str(), mang.url.as_str()),
+            ("mang", "/tags/mang/")
+        );
+        let p1 = site.pages.iter().position(|p| p.doc.dir == "p1").unwrap();
+        let related: Vec<&str> = site
+            .related(p1, 6)
+            .iter()
+            .map(|&i| site.pages[i].doc.dir.as_str())
+            .collect();
+        assert_eq!(related, ["p2", "x"]);
+    }
+}

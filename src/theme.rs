@@ -1,0 +1,159 @@
+//! The theme: Tera templates, UI strings and static files built into the binary, overridden
+//! file by file by the site's own `templates/` and `static/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use include_dir::{Dir, include_dir};
+use walkdir::WalkDir;
+
+use crate::diag::{Diagnostic, Diagnostics, Place};
+
+static BUILTIN_TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/templates");
+static BUILTIN_STATIC: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/static");
+
+/// A theme file's text and where it came from (for error messages).
+#[derive(Debug, Clone)]
+pub struct ThemeText {
+    pub text: String,
+    /// `templates/<name>` in the site, or `<built-in>/templates/<name>`.
+    pub origin: PathBuf,
+}
+
+/// Where a static file's bytes are.
+#[derive(Debug, Clone)]
+pub enum StaticSource {
+    Builtin(&'static [u8]),
+    File(PathBuf),
+}
+
+/// The merged theme of a site.
+#[derive(Debug, Clone)]
+pub struct Theme {
+    /// Templates by name (`article.html`, `i18n/vi.toml`, …).
+    pub templates: BTreeMap<String, ThemeText>,
+    /// Static files by path relative to the output root.
+    pub statics: BTreeMap<String, StaticSource>,
+}
+
+/// Loads the built-in theme and the site's overrides.
+pub fn load(root: &Path) -> Result<Theme, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut templates = BTreeMap::new();
+    for file in builtin_files(&BUILTIN_TEMPLATES) {
+        let name = file.path().to_string_lossy().to_string();
+        let text = String::from_utf8_lossy(file.contents()).to_string();
+        templates.insert(
+            name.clone(),
+            ThemeText {
+                text,
+                origin: Path::new("<built-in>/templates").join(&name),
+            },
+        );
+    }
+    let mut statics = BTreeMap::new();
+    for file in builtin_files(&BUILTIN_STATIC) {
+        statics.insert(
+            file.path().to_string_lossy().to_string(),
+            StaticSource::Builtin(file.contents()),
+        );
+    }
+    for (rel, path) in site_files(&root.join("templates"), &mut diags) {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                templates.insert(rel, ThemeText { text, origin: path });
+            }
+            Err(e) => diags.push(Diagnostic::new(
+                Place::file(&path),
+                format!("cannot read the template: {e}"),
+            )),
+        }
+    }
+    for (rel, path) in site_files(&root.join("static"), &mut diags) {
+        statics.insert(rel, StaticSource::File(path));
+    }
+    diags.into_result(Theme { templates, statics })
+}
+
+fn builtin_files(dir: &'static Dir<'static>) -> Vec<&'static include_dir::File<'static>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        out.extend(d.files());
+        stack.extend(d.dirs());
+    }
+    out
+}
+
+/// Files under `dir` as (path relative to `dir` with `/` separators, full path).
+fn site_files(dir: &Path, diags: &mut Diagnostics) -> Vec<(String, PathBuf)> {
+    if !dir.is_dir() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for entry in WalkDir::new(dir).sort_by_file_name() {
+        match entry {
+            Ok(e) if e.file_type().is_file() => {
+                let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+                let hidden = rel.iter().any(|c| c.to_string_lossy().starts_with('.'));
+                if !hidden {
+                    let rel = rel
+                        .iter()
+                        .map(|c| c.to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join("/");
+                    out.push((rel, e.path().to_path_buf()));
+                }
+            }
+            Ok(_) => {}
+            Err(e) => diags.push(Diagnostic::new(
+                Place::file(dir),
+                format!("cannot read: {e}"),
+            )),
+        }
+    }
+    out
+}
+
+impl StaticSource {
+    pub fn read(&self) -> std::io::Result<Vec<u8>> {
+        match self {
+            StaticSource::Builtin(bytes) => Ok(bytes.to_vec()),
+            StaticSource::File(path) => std::fs::read(path),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_theme_has_templates_strings_and_styles() {
+        let dir = tempfile::tempdir().unwrap();
+        let theme = load(dir.path()).unwrap();
+        for name in [
+            "base.html",
+            "article.html",
+            "list.html",
+            "i18n/vi.toml",
+            "i18n/en.toml",
+        ] {
+            assert!(theme.templates.contains_key(name), "missing {name}");
+        }
+        assert!(theme.statics.contains_key("style.css"));
+        assert!(theme.statics.contains_key("favicon.svg"));
+    }
+
+    #[test]
+    fn site_files_override_builtin_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("templates")).unwrap();
+        std::fs::write(dir.path().join("templates/base.html"), "mine").unwrap();
+        std::fs::create_dir_all(dir.path().join("static")).unwrap();
+        std::fs::write(dir.path().join("static/style.css"), "body{}").unwrap();
+        let theme = load(dir.path()).unwrap();
+        assert_eq!(theme.templates["base.html"].text, "mine");
+        assert!(matches!(theme.statics["style.css"], StaticSource::File(_)));
+    }
+}
