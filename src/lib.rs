@@ -31,6 +31,7 @@ pub mod output;
 pub mod pipeline;
 pub mod render;
 pub mod scaffold;
+pub mod serve;
 pub mod site;
 pub mod theme;
 pub mod write;

@@ -37,6 +37,21 @@ enum Command {
         #[arg(long)]
         drafts: bool,
     },
+    /// Build, serve on loopback with live reload, and rebuild on every change.
+    Serve {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+        /// The address to listen on (default: loopback only).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Open the site in the default browser.
+        #[arg(long)]
+        open: bool,
+        #[arg(long)]
+        drafts: bool,
+    },
     /// Scaffold content/SLUG/index.<lang>.md for every language.
     New {
         slug: String,
@@ -88,6 +103,19 @@ fn main() -> ExitCode {
                 );
             })
         }
+        Command::Serve {
+            root,
+            port,
+            bind,
+            open,
+            drafts,
+        } => measured::serve::run(measured::serve::ServeOptions {
+            root,
+            port,
+            bind,
+            open,
+            drafts,
+        }),
         Command::New { slug, root } => measured::config::load(&root).and_then(|config| {
             let today = jiff::Timestamp::now()
                 .to_zoned_datetime(jiff::tz::TimeZone::UTC)
