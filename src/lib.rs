@@ -17,13 +17,18 @@
 
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod chart;
+pub mod claims;
 pub mod config;
 pub mod content;
 pub mod diag;
+pub mod experiments;
+pub mod format;
 pub mod frontmatter;
 pub mod highlight;
 pub mod html;
 pub mod i18n;
+pub mod inject;
 pub mod lang;
 pub mod links;
 pub mod markdown;
@@ -34,6 +39,7 @@ pub mod scaffold;
 pub mod serve;
 pub mod site;
 pub mod theme;
+pub mod values;
 pub mod write;
 
 pub use diag::{Diagnostic, Diagnostics};

@@ -1,9 +1,13 @@
 //! The `measured` command line: parses arguments, runs the library, prints, picks the exit code.
 
+mod progress;
+
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use measured::experiments::{ExperimentOptions, Rerun};
 
 #[derive(Parser)]
 #[command(
@@ -14,6 +18,38 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// How experiments are treated by commands that build.
+#[derive(Args, Clone, Default)]
+struct ExperimentArgs {
+    /// Re-measure every experiment, or only NAME (repeatable).
+    #[arg(long, value_name = "NAME", num_args = 0..=1, default_missing_value = "")]
+    rerun: Vec<String>,
+    /// Never run experiments: use the committed results in frozen/, whatever machine made them.
+    #[arg(long, conflicts_with = "rerun")]
+    frozen: bool,
+    /// Ask experiments for fewer samples (also MEASURED_QUICK=1): for tests and CI, never publishing.
+    #[arg(long)]
+    quick: bool,
+}
+
+impl ExperimentArgs {
+    fn options(&self) -> ExperimentOptions {
+        let rerun = if self.rerun.is_empty() {
+            Rerun::None
+        } else if self.rerun.iter().any(String::is_empty) {
+            Rerun::All
+        } else {
+            Rerun::Only(self.rerun.iter().cloned().collect::<BTreeSet<_>>())
+        };
+        let env_quick = std::env::var("MEASURED_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+        ExperimentOptions {
+            rerun,
+            frozen: self.frozen,
+            quick: self.quick || env_quick,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -29,6 +65,8 @@ enum Command {
         /// Include articles marked `draft: true`.
         #[arg(long)]
         drafts: bool,
+        #[command(flatten)]
+        experiments: ExperimentArgs,
     },
     /// Do everything `build` does but write, and list missing translations.
     Check {
@@ -36,6 +74,8 @@ enum Command {
         root: PathBuf,
         #[arg(long)]
         drafts: bool,
+        #[command(flatten)]
+        experiments: ExperimentArgs,
     },
     /// Build, serve on loopback with live reload, and rebuild on every change.
     Serve {
@@ -51,6 +91,11 @@ enum Command {
         open: bool,
         #[arg(long)]
         drafts: bool,
+    },
+    /// Copy the current results of the experiments the site uses into frozen/ (to commit).
+    Freeze {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
     },
     /// Scaffold content/SLUG/index.<lang>.md for every language.
     New {
@@ -72,23 +117,41 @@ fn main() -> ExitCode {
             root,
             output,
             drafts,
+            experiments,
         } => {
-            let opts = measured::BuildOptions { root, drafts };
+            let opts = measured::BuildOptions {
+                root,
+                drafts,
+                experiments: experiments.options(),
+            };
             let started = std::time::Instant::now();
-            measured::build_to_disk(&opts, output.as_deref()).map(|built| {
-                let out = output.unwrap_or_else(|| opts.root.join("public"));
-                eprintln!(
-                    "built {} pages, {} files into {} in {:.2?}",
-                    built.pages,
-                    built.output.len(),
-                    out.display(),
-                    started.elapsed()
-                );
-            })
+            let progress = progress::Terminal::new();
+            measured::pipeline::build_to_disk_with_progress(&opts, output.as_deref(), &progress)
+                .map(|built| {
+                    let out = output.unwrap_or_else(|| opts.root.join("public"));
+                    eprintln!(
+                        "built {} pages, {} files into {} in {:.2?} ({} experiments used, {} run)",
+                        built.pages,
+                        built.output.len(),
+                        out.display(),
+                        started.elapsed(),
+                        built.experiments_used.len(),
+                        built.experiments_ran.len()
+                    );
+                })
         }
-        Command::Check { root, drafts } => {
-            let opts = measured::BuildOptions { root, drafts };
-            measured::build_in_memory(&opts).map(|built| {
+        Command::Check {
+            root,
+            drafts,
+            experiments,
+        } => {
+            let opts = measured::BuildOptions {
+                root,
+                drafts,
+                experiments: experiments.options(),
+            };
+            let progress = progress::Terminal::new();
+            measured::pipeline::build_with_progress(&opts, &progress).map(|built| {
                 for (dir, langs) in &built.missing_translations {
                     println!(
                         "missing translation: {} (no {})",
@@ -116,6 +179,21 @@ fn main() -> ExitCode {
             open,
             drafts,
         }),
+        Command::Freeze { root } => {
+            let opts = measured::BuildOptions {
+                root,
+                ..Default::default()
+            };
+            let progress = progress::Terminal::new();
+            measured::pipeline::build_with_progress(&opts, &progress).and_then(|built| {
+                let names: BTreeSet<String> = built.experiments_used.iter().cloned().collect();
+                measured::experiments::freeze(&built.config, &names).map(|files| {
+                    for f in files {
+                        println!("froze {}", f.display());
+                    }
+                })
+            })
+        }
         Command::New { slug, root } => measured::config::load(&root).and_then(|config| {
             let today = jiff::Timestamp::now()
                 .to_zoned_datetime(jiff::tz::TimeZone::UTC)

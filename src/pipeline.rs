@@ -1,17 +1,20 @@
 //! The build, stage after stage, in one place: what `build`, `check` and `serve` all run.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::experiments::{self, ExperimentOptions, Progress, Silent};
 use crate::highlight::Highlighter;
+use crate::inject::{self, Injector};
 use crate::markdown::{self, Labels, Rendered};
 use crate::output::Output;
 use crate::render::{self, RenderInput};
 use crate::site::{AssembleOptions, Site};
-use crate::{config, content, i18n, links, site, theme, write};
+use crate::{claims, config, content, i18n, links, site, theme, write};
 
 /// What to build.
 #[derive(Debug, Clone, Default)]
@@ -20,6 +23,7 @@ pub struct BuildOptions {
     pub root: PathBuf,
     /// Include `draft: true` articles.
     pub drafts: bool,
+    pub experiments: ExperimentOptions,
 }
 
 /// A built site, in memory, and what the build noticed without failing.
@@ -31,10 +35,22 @@ pub struct Built {
     pub missing_translations: Vec<(PathBuf, Vec<String>)>,
     pub warnings: Vec<Diagnostic>,
     pub pages: usize,
+    /// Experiments built and run by this build.
+    pub experiments_ran: Vec<String>,
+    /// Experiments whose results the site uses.
+    pub experiments_used: Vec<String>,
 }
 
-/// Runs every stage but writing.
+/// Runs every stage but writing, silently.
 pub fn build_in_memory(opts: &BuildOptions) -> Result<Built, Diagnostics> {
+    build_with_progress(opts, &Silent)
+}
+
+/// Runs every stage but writing, reporting the experiments' progress.
+pub fn build_with_progress(
+    opts: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<Built, Diagnostics> {
     let config = config::load(&opts.root)?;
     let theme = theme::load(&opts.root)?;
     let strings = i18n::load(&config, &theme)?;
@@ -47,16 +63,30 @@ pub fn build_in_memory(opts: &BuildOptions) -> Result<Built, Diagnostics> {
             drafts: opts.drafts,
         },
     )?;
+    let measurements = experiments::measure(
+        &config,
+        &wanted_experiments(&site),
+        &opts.experiments,
+        progress,
+    )?;
     let highlighter = Highlighter::with_cache_file(&cache_dir(&config).join("highlight.json"));
-    let hooks = markdown::NoExperiments;
-    let bodies = render_bodies(&config, &site, &strings, &highlighter, &hooks)?;
+    let hooks = Injector {
+        measurements: &measurements,
+        strings: &strings,
+        config: &config,
+        highlighter: &highlighter,
+    };
+    let bodies = render_bodies(&config, &site, &strings, &highlighter, &hooks);
+    let claims = claims::check_site(&site, &measurements);
+    let (bodies, ()) = join_results(bodies, claims)?;
+    let extra_pages = inject::source_pages(&hooks);
     let mut output = render::render(&RenderInput {
         config: &config,
         site: &site,
         bodies: &bodies,
         strings: &strings,
         templates: &templates,
-        extra_pages: &[],
+        extra_pages: &extra_pages,
         appendices: &[],
     })?;
     add_static_files(&config, &theme, &site, &mut output)?;
@@ -67,14 +97,56 @@ pub fn build_in_memory(opts: &BuildOptions) -> Result<Built, Diagnostics> {
         missing_translations: missing_translations(&config, &site),
         warnings: Vec::new(),
         pages: site.pages.len(),
+        experiments_ran: measurements.ran.clone(),
+        experiments_used: measurements.by_name.keys().cloned().collect(),
         config,
         output,
     })
 }
 
+/// Both results, or every diagnostic of both.
+fn join_results<A, B>(
+    a: Result<A, Diagnostics>,
+    b: Result<B, Diagnostics>,
+) -> Result<(A, B), Diagnostics> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(mut d), Err(e)) => {
+            d.extend(e);
+            Err(d.into_result(()).unwrap_err())
+        }
+        (Err(d), _) | (_, Err(d)) => Err(d),
+    }
+}
+
+/// Every experiment the pages refer to, in prose, blocks, excerpts or claims.
+pub fn wanted_experiments(site: &Site) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for p in &site.pages {
+        names.extend(
+            markdown::experiment_refs(&p.doc.body)
+                .into_iter()
+                .map(|(n, _)| n),
+        );
+        for (claim, _) in &p.doc.front.claims {
+            names.extend(claims::experiments_of(claim));
+        }
+    }
+    names
+}
+
 /// Builds and writes the site into `out` (default `<root>/public`).
 pub fn build_to_disk(opts: &BuildOptions, out: Option<&Path>) -> Result<Built, Diagnostics> {
-    let built = build_in_memory(opts)?;
+    build_to_disk_with_progress(opts, out, &Silent)
+}
+
+/// Builds and writes the site, reporting the experiments' progress.
+pub fn build_to_disk_with_progress(
+    opts: &BuildOptions,
+    out: Option<&Path>,
+    progress: &dyn Progress,
+) -> Result<Built, Diagnostics> {
+    let built = build_with_progress(opts, progress)?;
     let out = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| opts.root.join("public"));

@@ -1,0 +1,258 @@
+//! Building and running experiments: one `cargo build --release` for every stale experiment,
+//! then each binary alone, in its own process group, under a timeout after which the whole
+//! group is killed. Results come from the file named by `MEASURED_RESULTS`; stdout is the output.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+
+use super::{CrateInfo, Progress};
+use crate::diag::{Diagnostic, Diagnostics, Place};
+
+/// Lines of stderr kept for an error message.
+const TAIL_LINES: usize = 25;
+
+/// Why `cargo build` failed.
+#[derive(Debug, Clone)]
+pub struct BuildFailure {
+    /// Experiments that did not compile.
+    pub failed: Vec<String>,
+    pub stderr_tail: String,
+}
+
+impl BuildFailure {
+    pub fn diagnostics(&self, dir: &Path) -> Diagnostics {
+        let mut d = Diagnostics::default();
+        for name in &self.failed {
+            d.push(
+                Diagnostic::new(
+                    Place::file(dir.join(name)),
+                    format!(
+                        "experiment `{name}` does not compile:\n{}",
+                        self.stderr_tail
+                    ),
+                )
+                .with_hint(format!(
+                    "run `cargo build --release -p {name}` in experiments/ to see every error"
+                )),
+            );
+        }
+        d
+    }
+}
+
+/// Builds the experiments `names` with one cargo invocation, `--keep-going` so one broken
+/// experiment does not stop the others.
+pub fn build(dir: &Path, names: &[String], progress: &dyn Progress) -> Result<(), BuildFailure> {
+    progress.compile_started(names);
+    let started = Instant::now();
+    let mut cmd = Command::new("cargo");
+    cmd.args(["build", "--release", "--keep-going", "--color", "never"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env("CARGO_TERM_PROGRESS_WHEN", "never")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for n in names {
+        cmd.args(["-p", n]);
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            progress.compile_finished(false, started.elapsed());
+            return Err(BuildFailure {
+                failed: names.to_vec(),
+                stderr_tail: format!("cannot run cargo: {e}"),
+            });
+        }
+    };
+    let mut lines = Vec::new();
+    if let Some(stderr) = child.stderr.take() {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            progress.compile_line(&line);
+            lines.push(line);
+        }
+    }
+    let ok = child.wait().map(|s| s.success()).unwrap_or(false);
+    progress.compile_finished(ok, started.elapsed());
+    if ok {
+        return Ok(());
+    }
+    let not_compiled: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("error: could not compile `"))
+        .filter_map(|rest| rest.split('`').next())
+        .map(str::to_string)
+        .collect();
+    let blames_shared = not_compiled.iter().any(|c| !names.contains(c)) || not_compiled.is_empty();
+    let failed = if blames_shared {
+        names.to_vec()
+    } else {
+        not_compiled
+    };
+    Err(BuildFailure {
+        failed,
+        stderr_tail: tail(&lines.join("\n"), TAIL_LINES),
+    })
+}
+
+/// How to run an experiment.
+#[derive(Debug, Clone)]
+pub struct RunSettings {
+    pub timeout: Duration,
+    pub quick: bool,
+    /// Where results files are written while experiments run.
+    pub scratch: PathBuf,
+}
+
+/// A successful run.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub results: serde_json::Value,
+    pub stdout: String,
+    pub started_at: String,
+    pub elapsed: Duration,
+    pub load_before: [f64; 3],
+    pub load_after: [f64; 3],
+}
+
+/// Why a run failed.
+#[derive(Debug, Clone)]
+pub struct RunFailure {
+    pub what: String,
+    pub stderr_tail: String,
+}
+
+impl RunFailure {
+    pub fn diagnostic(&self, name: &str, dir: &Path) -> Diagnostic {
+        let mut message = format!("experiment `{name}` failed: {}", self.what);
+        if !self.stderr_tail.trim().is_empty() {
+            message.push_str(&format!(
+                "\n--- stderr (last lines) ---\n{}",
+                self.stderr_tail
+            ));
+        }
+        Diagnostic::new(Place::file(dir), message).with_hint(
+            "the previous good results (if any) are kept; fix the experiment and build again",
+        )
+    }
+}
+
+/// Runs the built binary of `info` with its folder as working directory.
+pub fn run(dir: &Path, info: &CrateInfo, settings: &RunSettings) -> Result<Outcome, RunFailure> {
+    let fail = |what: String| RunFailure {
+        what,
+        stderr_tail: String::new(),
+    };
+    let binary = dir.join("target/release").join(&info.name);
+    std::fs::create_dir_all(&settings.scratch)
+        .map_err(|e| fail(format!("cannot create {}: {e}", settings.scratch.display())))?;
+    let results_path = settings.scratch.join(format!("{}.results.json", info.name));
+    let _ = std::fs::remove_file(&results_path);
+    let mut cmd = Command::new(&binary);
+    cmd.current_dir(&info.dir)
+        .env("MEASURED_RESULTS", &results_path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if settings.quick {
+        cmd.env("MEASURED_QUICK", "1");
+    } else {
+        cmd.env_remove("MEASURED_QUICK");
+    }
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let load_before = super::machine::load_average();
+    let started_at = now_rfc3339();
+    let started = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| fail(format!("cannot start {}: {e}", binary.display())))?;
+    let pgid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
+    let stdout = reader(child.stdout.take());
+    let stderr = reader(child.stderr.take());
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if started.elapsed() >= settings.timeout => break None,
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => return Err(fail(format!("cannot wait for the experiment: {e}"))),
+        }
+    };
+    // Kill whatever the experiment left in its process group (all of it, at a timeout).
+    let _ = killpg(pgid, Signal::SIGKILL);
+    if status.is_none() {
+        let _ = child.wait();
+    }
+    let elapsed = started.elapsed();
+    let load_after = super::machine::load_average();
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr_tail = tail(&stderr.join().unwrap_or_default(), TAIL_LINES);
+    let failure = |what: String| RunFailure {
+        what,
+        stderr_tail: stderr_tail.clone(),
+    };
+    let Some(status) = status else {
+        return Err(failure(format!(
+            "timed out after {} s and was killed with every process it started (raise [experiments] timeout_secs in site.toml if it needs longer)",
+            settings.timeout.as_secs()
+        )));
+    };
+    if !status.success() {
+        let how = match status.code() {
+            Some(101) => "panicked (exit status 101)".to_string(),
+            Some(code) => format!("exited with status {code}"),
+            None => "was killed by a signal".to_string(),
+        };
+        return Err(failure(how));
+    }
+    let bytes = std::fs::read(&results_path).map_err(|_| {
+        failure(
+            "wrote no results file (it must write one JSON object to the path in MEASURED_RESULTS)"
+                .into(),
+        )
+    })?;
+    let results: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| failure(format!("wrote invalid JSON to MEASURED_RESULTS: {e}")))?;
+    if !results.is_object() {
+        return Err(failure("its results are not a JSON object".into()));
+    }
+    let _ = std::fs::remove_file(&results_path);
+    Ok(Outcome {
+        results,
+        stdout,
+        started_at,
+        elapsed,
+        load_before,
+        load_after,
+    })
+}
+
+fn reader(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf);
+        }
+        String::from_utf8_lossy(&buf).into_owned()
+    })
+}
+
+fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+fn now_rfc3339() -> String {
+    let now = jiff::Timestamp::now();
+    format!(
+        "{}Z",
+        now.to_zoned_datetime(jiff::tz::TimeZone::UTC)
+            .datetime()
+            .round(jiff::Unit::Second)
+            .unwrap_or_default()
+    )
+}

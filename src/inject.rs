@@ -1,0 +1,706 @@
+//! Injection: the experiment stage's results turned into HTML for the Markdown stage — inline
+//! values (`<data>` with their spread and provenance), experiment figures (output, table, chart),
+//! source excerpts by marked region — plus each experiment's published source page.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use crate::chart::{Chart, ChartKind, Series};
+use crate::config::SiteConfig;
+use crate::experiments::{CrateInfo, Measurement, Measurements};
+use crate::format::{self, Filter};
+use crate::highlight::Highlighter;
+use crate::html::escape;
+use crate::i18n::Strings;
+use crate::lang::Lang;
+use crate::markdown::{BlockKind, HookError, Hooks};
+use crate::render::ExtraPage;
+use crate::values::{self, Kind};
+
+/// The experiment stage's hooks into Markdown rendering.
+pub struct Injector<'a> {
+    pub measurements: &'a Measurements,
+    pub strings: &'a BTreeMap<Lang, Strings>,
+    pub config: &'a SiteConfig,
+    pub highlighter: &'a Highlighter,
+}
+
+impl Hooks for Injector<'_> {
+    fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
+        let (reference, filter) = split_filter(expr)?;
+        let (m, v) = values::resolve(self.measurements, reference)?;
+        let t = &self.strings[lang];
+        match values::number(v) {
+            Some(n) => {
+                let filter = filter.unwrap_or(n.kind.default_filter());
+                let shown = format::number(n.value, n.is_int, filter, lang);
+                let title = self.value_title(m, v, n.kind, lang);
+                Ok(format!(
+                    "<data class=\"measured\" value=\"{}\" title=\"{}\" tabindex=\"0\">{}</data>",
+                    raw_number(n.value, n.is_int),
+                    escape(&title),
+                    escape(&shown)
+                ))
+            }
+            None if filter.is_none() => match v {
+                Value::String(s) => Ok(format!(
+                    "<span class=\"measured\" title=\"{}\">{}</span>",
+                    escape(&self.where_measured(m, t)),
+                    escape(s)
+                )),
+                Value::Bool(b) => Ok(escape(&b.to_string())),
+                other => Err(HookError::new(format!(
+                    "`{reference}` is a {}, not a value to show",
+                    values::type_name(other)
+                ))
+                .hint("point at a number or a string inside it")),
+            },
+            None => Err(HookError::new(format!(
+                "`{reference}` is a {}, and filters format numbers",
+                values::type_name(v)
+            ))
+            .hint("remove the filter, or point at a number")),
+        }
+    }
+
+    fn block(
+        &self,
+        kind: BlockKind,
+        args: &str,
+        body: &str,
+        lang: &Lang,
+    ) -> Result<String, HookError> {
+        match kind {
+            BlockKind::Experiment => self.figure(args.trim(), body, lang),
+            BlockKind::Source => self.excerpt(args, lang),
+        }
+    }
+}
+
+/// `exp.path | filter` → (`exp.path`, filter).
+fn split_filter(expr: &str) -> Result<(&str, Option<Filter>), HookError> {
+    match expr.split_once('|') {
+        Some((r, f)) => Ok((r.trim(), Some(Filter::parse(f).map_err(HookError::new)?))),
+        None => Ok((expr.trim(), None)),
+    }
+}
+
+fn raw_number(v: f64, is_int: bool) -> String {
+    if is_int {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+impl Injector<'_> {
+    fn fmt(&self, v: f64, filter: Filter, lang: &Lang) -> String {
+        format::number(v, false, filter, lang)
+    }
+
+    fn where_measured(&self, m: &Measurement, t: &Strings) -> String {
+        let p = &m.record.provenance;
+        let lang = &t.lang;
+        let load = |l: [f64; 3]| self.fmt(l[0], Filter::Fixed(2), lang);
+        let mut s = t.fill(
+            "value_where",
+            &[
+                ("date", p.measured_at.get(..10).unwrap_or(&p.measured_at)),
+                ("experiment", &p.experiment),
+                ("cpu", &p.cpu),
+                ("cores", &p.cores.to_string()),
+                ("load_before", &load(p.load_before)),
+                ("load_after", &load(p.load_after)),
+            ],
+        );
+        if p.quick {
+            s.push_str(" · ");
+            s.push_str(t.get("quick_mode"));
+        }
+        s
+    }
+
+    fn value_title(&self, m: &Measurement, v: &Value, kind: Kind, lang: &Lang) -> String {
+        let t = &self.strings[lang];
+        let get = |k: &str| v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+        let spread = match kind {
+            Kind::Timing => Some(t.fill(
+                "value_timing",
+                &[
+                    ("median", &self.fmt(get("median"), Filter::Duration, lang)),
+                    ("low", &self.fmt(get("ci_low"), Filter::Duration, lang)),
+                    ("high", &self.fmt(get("ci_high"), Filter::Duration, lang)),
+                    ("mad", &self.fmt(get("mad"), Filter::Duration, lang)),
+                    ("n", &get("n").to_string()),
+                ],
+            )),
+            Kind::Ratio => Some(t.fill(
+                "value_ratio",
+                &[
+                    ("value", &self.fmt(get("value"), Filter::Ratio, lang)),
+                    ("low", &self.fmt(get("low"), Filter::Ratio, lang)),
+                    ("high", &self.fmt(get("high"), Filter::Ratio, lang)),
+                ],
+            )),
+            Kind::Plain => None,
+        };
+        let place = self.where_measured(m, t);
+        match spread {
+            Some(s) => format!("{s}. {place}"),
+            None => place,
+        }
+    }
+
+    fn source_url(&self, name: &str, lang: &Lang) -> String {
+        format!("{}experiments/{name}/", self.config.lang_prefix(lang))
+    }
+
+    /// The provenance details shown under a figure.
+    fn provenance_html(&self, m: &Measurement, lang: &Lang) -> String {
+        let t = &self.strings[lang];
+        let p = &m.record.provenance;
+        let load = |l: [f64; 3]| {
+            l.iter()
+                .map(|x| self.fmt(*x, Filter::Fixed(2), lang))
+                .collect::<Vec<_>>()
+                .join(" / ")
+        };
+        let mut text = t.fill(
+            "provenance_text",
+            &[
+                ("experiment", &p.experiment),
+                ("date", &p.measured_at),
+                ("cpu", &p.cpu),
+                ("cores", &p.cores.to_string()),
+                ("kernel", &p.kernel),
+                ("rustc", &p.rustc),
+                ("load_before", &load(p.load_before)),
+                ("load_after", &load(p.load_after)),
+                (
+                    "duration",
+                    &self.fmt(p.duration_secs * 1e9, Filter::Duration, lang),
+                ),
+                ("source_hash", &p.source_hash),
+                ("lock_hash", &p.lock_hash),
+            ],
+        );
+        if p.quick {
+            text.push(' ');
+            text.push_str(t.get("quick_mode"));
+            text.push('.');
+        }
+        format!(
+            "<details class=\"provenance\"><summary>{}</summary><p>{}</p><p><a href=\"{}\">{}: {}</a></p></details>",
+            escape(t.get("provenance")),
+            escape(&text),
+            self.source_url(&p.experiment, lang),
+            escape(t.get("experiment_source")),
+            escape(&p.experiment)
+        )
+    }
+
+    fn figure(&self, name: &str, body: &str, lang: &Lang) -> Result<String, HookError> {
+        let (m, _, _) = values::measurement(self.measurements, name)?;
+        let opts = BlockOptions::parse(body)?;
+        let t = &self.strings[lang];
+        let inner = if opts.is_empty() {
+            format!(
+                "<pre class=\"output\"><code>{}</code></pre>",
+                crate::html::escape_body(m.record.output.trim_end())
+            )
+        } else if let Some(table) = &opts.table {
+            self.table(m, name, table, &opts.columns, lang)?
+        } else if opts.chart.is_some() {
+            self.chart(m, name, &opts, lang)?
+        } else {
+            return Err(HookError::new("an experiment block with options needs `table:` or `chart:`")
+                .hint("write `table: <path>` with `column:` lines, or `chart: line|bar|stacked` with `data:`, `x:` and `y:` lines"));
+        };
+        let caption = opts
+            .caption
+            .clone()
+            .unwrap_or_else(|| t.fill("experiment_output", &[("experiment", name)]));
+        Ok(format!(
+            "<figure class=\"experiment\">\n{inner}\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
+            escape(&caption),
+            self.provenance_html(m, lang)
+        ))
+    }
+
+    fn rows<'v>(
+        &self,
+        m: &'v Measurement,
+        name: &str,
+        path: &str,
+    ) -> Result<Vec<(Option<String>, &'v Value)>, HookError> {
+        let v = values::at(&m.record.results, path).map_err(|e| HookError {
+            message: format!("{} (experiment `{name}`)", e.message),
+            hint: e.hint,
+        })?;
+        match v {
+            Value::Array(items) => Ok(items.iter().map(|i| (None, i)).collect()),
+            Value::Object(map) => Ok(map.iter().map(|(k, i)| (Some(k.clone()), i)).collect()),
+            other => Err(HookError::new(format!(
+                "`{name}.{path}` is a {}, not a list of rows",
+                values::type_name(other)
+            ))),
+        }
+    }
+
+    fn cell(
+        &self,
+        row: &(Option<String>, &Value),
+        col: &Column,
+        lang: &Lang,
+        name: &str,
+    ) -> Result<(String, Option<f64>), HookError> {
+        if col.field == "key" {
+            if let Some(k) = &row.0 {
+                return Ok((escape(k), None));
+            }
+        }
+        let v = values::at(row.1, &col.field).map_err(|e| {
+            HookError::new(format!(
+                "column `{}`: {} (experiment `{name}`)",
+                col.field, e.message
+            ))
+            .hint(e.hint.unwrap_or_default())
+        })?;
+        Ok(match values::number(v) {
+            Some(n) => {
+                let f = col.filter.unwrap_or(n.kind.default_filter());
+                (
+                    escape(&format::number(n.value, n.is_int, f, lang)),
+                    Some(n.value),
+                )
+            }
+            None => match v {
+                Value::String(s) => (escape(s), None),
+                Value::Null => (String::new(), None),
+                other => (escape(&other.to_string()), None),
+            },
+        })
+    }
+
+    fn table(
+        &self,
+        m: &Measurement,
+        name: &str,
+        path: &str,
+        columns: &[Column],
+        lang: &Lang,
+    ) -> Result<String, HookError> {
+        if columns.is_empty() {
+            return Err(HookError::new(
+                "a table needs `column: field | label` lines",
+            ));
+        }
+        let rows = self.rows(m, name, path)?;
+        let mut s = String::from("<div class=\"table-wrap\"><table>\n<thead><tr>");
+        let mut numeric = vec![true; columns.len()];
+        let mut body = String::new();
+        for row in &rows {
+            body.push_str("<tr>");
+            for (i, col) in columns.iter().enumerate() {
+                let (text, num) = self.cell(row, col, lang, name)?;
+                numeric[i] &= num.is_some();
+                let _ = write!(
+                    body,
+                    "<td{}>{text}</td>",
+                    if num.is_some() { " class=\"num\"" } else { "" }
+                );
+            }
+            body.push_str("</tr>\n");
+        }
+        for (i, col) in columns.iter().enumerate() {
+            let _ = write!(
+                s,
+                "<th scope=\"col\"{}>{}</th>",
+                if numeric[i] { " class=\"num\"" } else { "" },
+                escape(&col.label)
+            );
+        }
+        s.push_str("</tr></thead>\n<tbody>\n");
+        s.push_str(&body);
+        s.push_str("</tbody></table></div>");
+        Ok(s)
+    }
+
+    fn chart(
+        &self,
+        m: &Measurement,
+        name: &str,
+        opts: &BlockOptions,
+        lang: &Lang,
+    ) -> Result<String, HookError> {
+        let kind = match opts.chart.as_deref() {
+            Some("line") => ChartKind::Line,
+            Some("bar") => ChartKind::Bar,
+            Some("stacked") => ChartKind::Stacked,
+            Some(other) => {
+                return Err(HookError::new(format!("unknown chart `{other}`"))
+                    .hint("use line, bar or stacked"));
+            }
+            None => unreachable!("checked by the caller"),
+        };
+        let data = opts
+            .data
+            .as_deref()
+            .ok_or_else(|| HookError::new("a chart needs `data: <path to rows>`"))?;
+        let x = opts
+            .x
+            .as_ref()
+            .ok_or_else(|| HookError::new("a chart needs `x: field | label`"))?;
+        if opts.y.is_empty() {
+            return Err(HookError::new(
+                "a chart needs at least one `y: field | label` line",
+            ));
+        }
+        let rows = self.rows(m, name, data)?;
+        let mut x_labels = Vec::new();
+        let mut x_values = Vec::new();
+        for (i, row) in rows.iter().enumerate() {
+            let (label, num) = self.cell(row, x, lang, name)?;
+            x_labels.push(crate::html::strip_tags(&label));
+            x_values.push(num.unwrap_or(i as f64));
+        }
+        let mut series = Vec::new();
+        for y in &opts.y {
+            let mut values = Vec::new();
+            for row in &rows {
+                let v = values::at(row.1, &y.field)
+                    .ok()
+                    .and_then(values::number)
+                    .map(|n| n.value);
+                values.push(v);
+            }
+            if values.iter().all(Option::is_none) {
+                return Err(HookError::new(format!(
+                    "series `{}` has no number in any row of `{name}.{data}`",
+                    y.field
+                )));
+            }
+            series.push(Series {
+                label: y.label.clone(),
+                values,
+            });
+        }
+        let y_filter = opts.y[0].filter.unwrap_or(Filter::Auto);
+        let x_filter = x.filter.unwrap_or(Filter::Auto);
+        let fy = |v: f64| format::number(v, false, y_filter, lang);
+        let fx = |v: f64| format::number(v, false, x_filter, lang);
+        let title = opts.caption.clone().unwrap_or_else(|| name.to_string());
+        let chart = Chart {
+            kind,
+            title,
+            x_label: x.label.clone(),
+            y_label: opts.y_label.clone().unwrap_or_else(|| {
+                if opts.y.len() == 1 {
+                    opts.y[0].label.clone()
+                } else {
+                    String::new()
+                }
+            }),
+            x_labels,
+            x_values,
+            log_x: opts.scale.as_deref() == Some("log"),
+            series,
+            format_y: &fy,
+            format_x: &fx,
+        };
+        let id = format!(
+            "chart-{name}-{}",
+            blake3::hash(format!("{opts:?}").as_bytes())
+                .to_hex()
+                .get(..8)
+                .unwrap_or("0")
+        );
+        let mut columns = vec![x.clone()];
+        columns.extend(opts.y.iter().cloned());
+        let table = self.table(m, name, data, &columns, lang)?;
+        Ok(format!(
+            "<div class=\"chart\">{}</div>{}<details class=\"chart-data\"><summary>{}</summary>{table}</details>",
+            chart.svg(&id),
+            chart.legend(),
+            escape(self.strings[lang].get("chart_data"))
+        ))
+    }
+
+    fn excerpt(&self, args: &str, lang: &Lang) -> Result<String, HookError> {
+        let mut words = args.split_whitespace();
+        let (Some(name), Some(region), None) = (words.next(), words.next(), words.next()) else {
+            return Err(HookError::new(format!(
+                "`source {args}` needs an experiment and a region"
+            ))
+            .hint("write ```source <experiment> <region>"));
+        };
+        let info = self.measurements.crates.get(name).ok_or_else(|| {
+            let hint =
+                crate::diag::closest(name, self.measurements.crates.keys().map(String::as_str))
+                    .map_or_else(
+                        || "the experiments are the folders of experiments/".to_string(),
+                        |c| format!("did you mean `{c}`?"),
+                    );
+            HookError::new(format!("unknown experiment `{name}`")).hint(hint)
+        })?;
+        let (file, code) = find_region(info, region)?;
+        let t = &self.strings[lang];
+        let html = self.highlighter.highlight("rust", &code);
+        let anchor = file_anchor(&file);
+        Ok(format!(
+            "<figure class=\"source\"><pre class=\"code\" data-lang=\"rust\"><code class=\"language-rust\">{html}</code></pre><figcaption><a href=\"{}#{anchor}\">{}</a></figcaption></figure>\n",
+            self.source_url(name, lang),
+            escape(&t.fill("excerpt_from", &[("file", &file), ("experiment", name)]))
+        ))
+    }
+}
+
+/// The options of an experiment block: `key: value` lines.
+#[derive(Debug, Clone, Default)]
+struct BlockOptions {
+    table: Option<String>,
+    chart: Option<String>,
+    data: Option<String>,
+    x: Option<Column>,
+    y: Vec<Column>,
+    columns: Vec<Column>,
+    caption: Option<String>,
+    scale: Option<String>,
+    y_label: Option<String>,
+}
+
+/// `field | label | filter`.
+#[derive(Debug, Clone)]
+struct Column {
+    field: String,
+    label: String,
+    filter: Option<Filter>,
+}
+
+impl Column {
+    fn parse(s: &str) -> Result<Column, HookError> {
+        let parts: Vec<&str> = s.split('|').map(str::trim).collect();
+        let field = parts[0].to_string();
+        if field.is_empty() {
+            return Err(HookError::new(format!("`{s}` names no field"))
+                .hint("write field | label | filter"));
+        }
+        let label = parts
+            .get(1)
+            .map_or_else(|| field.clone(), |l| l.to_string());
+        let filter = match parts.get(2) {
+            Some(f) => Some(Filter::parse(f).map_err(HookError::new)?),
+            None => None,
+        };
+        Ok(Column {
+            field,
+            label,
+            filter,
+        })
+    }
+}
+
+impl BlockOptions {
+    fn parse(body: &str) -> Result<BlockOptions, HookError> {
+        let mut o = BlockOptions::default();
+        for line in body
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (key, value) = line
+                .split_once(':')
+                .ok_or_else(|| HookError::new(format!("`{line}` is not a `key: value` line")))?;
+            let value = value
+                .split(" #")
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string();
+            match key.trim() {
+                "table" => o.table = Some(value),
+                "chart" => o.chart = Some(value),
+                "data" => o.data = Some(value),
+                "x" => o.x = Some(Column::parse(&value)?),
+                "y" => o.y.push(Column::parse(&value)?),
+                "column" => o.columns.push(Column::parse(&value)?),
+                "caption" => o.caption = Some(value),
+                "scale" => o.scale = Some(value),
+                "y_label" => o.y_label = Some(value),
+                other => {
+                    let keys = [
+                        "table", "chart", "data", "x", "y", "column", "caption", "scale", "y_label",
+                    ];
+                    let hint = crate::diag::closest(other, keys).map_or_else(
+                        || format!("the options are: {}", keys.join(", ")),
+                        |c| format!("did you mean `{c}`?"),
+                    );
+                    return Err(HookError::new(format!(
+                        "unknown experiment block option `{other}`"
+                    ))
+                    .hint(hint));
+                }
+            }
+        }
+        Ok(o)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.table.is_none() && self.chart.is_none() && self.columns.is_empty() && self.y.is_empty()
+    }
+}
+
+/// The code between `// ANCHOR: region` and `// ANCHOR_END: region`, dedented, other anchors dropped.
+pub fn find_region(info: &CrateInfo, region: &str) -> Result<(String, String), HookError> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for rel in info
+        .files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
+    {
+        let text = std::fs::read_to_string(info.dir.join(rel)).unwrap_or_default();
+        if let Some(code) = region_of(&text, region) {
+            found.push((rel.to_string_lossy().replace('\\', "/"), code));
+        }
+    }
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(HookError::new(format!(
+            "experiment `{}` has no region `{region}`",
+            info.name
+        ))
+        .hint(format!(
+            "mark it in the source with `// ANCHOR: {region}` and `// ANCHOR_END: {region}`"
+        ))),
+        _ => Err(HookError::new(format!(
+            "region `{region}` is in several files of `{}`: {}",
+            info.name,
+            found
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+fn anchor_name<'l>(line: &'l str, tag: &str) -> Option<&'l str> {
+    let t = line.trim();
+    let rest = t.strip_prefix("//")?.trim_start();
+    rest.strip_prefix(tag)?.strip_prefix(':').map(str::trim)
+}
+
+fn region_of(text: &str, region: &str) -> Option<String> {
+    let mut lines = text.lines();
+    lines
+        .by_ref()
+        .find(|l| anchor_name(l, "ANCHOR") == Some(region))?;
+    let mut body: Vec<&str> = Vec::new();
+    for l in lines {
+        if anchor_name(l, "ANCHOR_END") == Some(region) {
+            return Some(dedent(&body));
+        }
+        if anchor_name(l, "ANCHOR").is_none() && anchor_name(l, "ANCHOR_END").is_none() {
+            body.push(l);
+        }
+    }
+    None
+}
+
+fn dedent(lines: &[&str]) -> String {
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out: String = lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    out.push('\n');
+    out
+}
+
+fn file_anchor(file: &str) -> String {
+    format!("file-{}", file.replace(['/', '.'], "-"))
+}
+
+/// The published source page of every experiment the site uses, in every language.
+pub fn source_pages(inj: &Injector<'_>) -> Vec<ExtraPage> {
+    let mut pages = Vec::new();
+    for name in inj.measurements.by_name.keys() {
+        let Some(info) = inj.measurements.crates.get(name) else {
+            continue;
+        };
+        for lang in inj.config.langs() {
+            let t = &inj.strings[lang];
+            let title = t.fill("source_page_title", &[("experiment", name)]);
+            let mut body = format!(
+                "<h1>{}</h1>\n<p>{}</p>\n<pre class=\"code\"><code>{}</code></pre>\n",
+                escape(&title),
+                escape(&t.fill("source_page_intro", &[("experiment", name)])),
+                escape(&crate::experiments::reproduce_command(name, false))
+            );
+            for rel in &info.files {
+                let file = rel.to_string_lossy().replace('\\', "/");
+                let text = std::fs::read_to_string(info.dir.join(rel)).unwrap_or_default();
+                let token = match rel.extension().and_then(|e| e.to_str()) {
+                    Some("rs") => "rust",
+                    Some("toml") => "toml",
+                    Some("sql") => "sql",
+                    Some("proto") => "proto",
+                    Some(other) => other,
+                    None => "",
+                };
+                let _ = write!(
+                    body,
+                    "<h2 id=\"{}\"><code>{}</code></h2>\n<pre class=\"code\" data-lang=\"{token}\"><code>{}</code></pre>\n",
+                    file_anchor(&file),
+                    escape(&file),
+                    inj.highlighter.highlight(token, &text)
+                );
+            }
+            pages.push(ExtraPage {
+                url: inj.source_url(name, lang),
+                lang: lang.clone(),
+                description: title.clone(),
+                title,
+                body_html: body,
+            });
+        }
+    }
+    pages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_are_found_dedented_without_other_anchors() {
+        let text = "fn main() {\n    // ANCHOR: outer\n    let a = 1;\n    // ANCHOR: inner\n    let b = 2;\n    // ANCHOR_END: inner\n    // ANCHOR_END: outer\n}\n";
+        assert_eq!(
+            region_of(text, "outer").unwrap(),
+            "let a = 1;\nlet b = 2;\n"
+        );
+        assert_eq!(region_of(text, "inner").unwrap(), "let b = 2;\n");
+        assert!(region_of(text, "nope").is_none());
+    }
+
+    #[test]
+    fn block_options_parse_and_reject_unknown_keys() {
+        let o = BlockOptions::parse(
+            "table: rows\ncolumn: name | Tên\ncolumn: bytes | Kích thước | bytes\n",
+        )
+        .unwrap();
+        assert_eq!(o.table.as_deref(), Some("rows"));
+        assert_eq!(o.columns.len(), 2);
+        assert_eq!(o.columns[1].filter, Some(Filter::Bytes));
+        let e = BlockOptions::parse("tabel: rows").unwrap_err();
+        assert_eq!(e.hint.as_deref(), Some("did you mean `table`?"));
+    }
+}

@@ -1,0 +1,99 @@
+//! Experiment progress on the terminal: indicatif bars when stderr is a terminal (compile and
+//! each run, with name, elapsed time and how many are left), plain lines otherwise.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use measured::experiments::Progress;
+
+/// Progress for `build`, `check` and `freeze`.
+pub struct Terminal {
+    tty: bool,
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Terminal {
+    pub fn new() -> Terminal {
+        Terminal {
+            tty: std::io::stderr().is_terminal(),
+            bar: Mutex::new(None),
+        }
+    }
+
+    fn spinner(&self, msg: String) {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed}] {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar.set_message(msg);
+        *self.bar.lock().expect("progress") = Some(bar);
+    }
+
+    fn finish(&self, line: String) {
+        if let Some(bar) = self.bar.lock().expect("progress").take() {
+            bar.finish_and_clear();
+        }
+        eprintln_line(&line);
+    }
+}
+
+#[allow(
+    clippy::print_stderr,
+    reason = "progress is printed by the binary, never by the library"
+)]
+fn eprintln_line(line: &str) {
+    eprintln!("{line}");
+}
+
+impl Progress for Terminal {
+    fn compile_started(&self, names: &[String]) {
+        let msg = format!(
+            "compiling {} experiment(s): {}",
+            names.len(),
+            names.join(", ")
+        );
+        if self.tty {
+            self.spinner(msg)
+        } else {
+            eprintln_line(&msg)
+        }
+    }
+
+    fn compile_line(&self, line: &str) {
+        if let Some(bar) = self.bar.lock().expect("progress").as_ref() {
+            bar.set_message(format!("compiling: {}", line.trim()));
+        }
+    }
+
+    fn compile_finished(&self, ok: bool, elapsed: Duration) {
+        self.finish(format!(
+            "compiled experiments in {:.1?}{}",
+            elapsed,
+            if ok { "" } else { " (with errors)" }
+        ));
+    }
+
+    fn run_started(&self, name: &str, index: usize, total: usize) {
+        let msg = format!(
+            "running {name} ({index}/{total}, {} left after it)",
+            total - index
+        );
+        if self.tty {
+            self.spinner(msg)
+        } else {
+            eprintln_line(&msg)
+        }
+    }
+
+    fn run_finished(&self, name: &str, ok: bool, elapsed: Duration) {
+        self.finish(format!(
+            "{} {name} in {:.1?}",
+            if ok { "ran" } else { "FAILED" },
+            elapsed
+        ));
+    }
+}

@@ -1,0 +1,230 @@
+//! Looking values up in experiments' results: `<experiment>.<json.path>` → a JSON value, with
+//! errors that suggest the closest existing name; and reading a value as a number (a timing
+//! summary is its median, a ratio its value).
+
+use serde_json::Value;
+
+use crate::experiments::{Measurement, Measurements};
+use crate::format::Filter;
+use crate::markdown::HookError;
+
+/// What kind of number a value is, which picks its default filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Plain,
+    /// A harness timing summary (`"type": "timing"`, nanoseconds): shows its median.
+    Timing,
+    /// A harness ratio (`"type": "ratio"`): shows its value.
+    Ratio,
+}
+
+impl Kind {
+    pub fn default_filter(self) -> Filter {
+        match self {
+            Kind::Plain => Filter::Auto,
+            Kind::Timing => Filter::Duration,
+            Kind::Ratio => Filter::Ratio,
+        }
+    }
+}
+
+/// A number read from results.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Number {
+    pub value: f64,
+    pub is_int: bool,
+    pub kind: Kind,
+}
+
+/// The number a JSON value stands for, if any.
+pub fn number(v: &Value) -> Option<Number> {
+    match v {
+        Value::Number(n) => {
+            let is_int = n.is_i64() || n.is_u64();
+            n.as_f64().map(|value| Number {
+                value,
+                is_int,
+                kind: Kind::Plain,
+            })
+        }
+        Value::Object(map) => match map.get("type").and_then(Value::as_str) {
+            Some("timing") => map
+                .get("median")
+                .and_then(Value::as_f64)
+                .map(|value| Number {
+                    value,
+                    is_int: false,
+                    kind: Kind::Timing,
+                }),
+            Some("ratio") => map
+                .get("value")
+                .and_then(Value::as_f64)
+                .map(|value| Number {
+                    value,
+                    is_int: false,
+                    kind: Kind::Ratio,
+                }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value at a dotted `path` inside `root` (array elements by index).
+pub fn at<'v>(root: &'v Value, path: &str) -> Result<&'v Value, HookError> {
+    let mut cur = root;
+    let mut walked = String::new();
+    for seg in path.split('.').filter(|s| !s.is_empty()) {
+        let next = match cur {
+            Value::Object(map) => map.get(seg).ok_or_else(|| {
+                let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+                let suggestion = crate::diag::closest(seg, keys.iter().copied())
+                    .map(|c| format!("did you mean `{}`?", join(&walked, c)))
+                    .unwrap_or_else(|| format!("the keys here are: {}", keys.join(", ")));
+                HookError::new(format!(
+                    "no `{seg}` in {}",
+                    if walked.is_empty() {
+                        "the results"
+                    } else {
+                        &walked
+                    }
+                ))
+                .hint(suggestion)
+            })?,
+            Value::Array(items) => {
+                let i: usize = seg.parse().map_err(|_| {
+                    HookError::new(format!(
+                        "`{walked}` is a list: index it with a number, not `{seg}`"
+                    ))
+                })?;
+                items.get(i).ok_or_else(|| {
+                    HookError::new(format!(
+                        "`{walked}` has {} elements, no index {i}",
+                        items.len()
+                    ))
+                })?
+            }
+            _ => {
+                return Err(HookError::new(format!(
+                    "`{walked}` is a {}, it has no `{seg}`",
+                    type_name(cur)
+                )));
+            }
+        };
+        walked = join(&walked, seg);
+        cur = next;
+    }
+    Ok(cur)
+}
+
+fn join(a: &str, b: &str) -> String {
+    if a.is_empty() {
+        b.to_string()
+    } else {
+        format!("{a}.{b}")
+    }
+}
+
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Splits `experiment.path` and finds the experiment's measurement.
+pub fn measurement<'m>(
+    m: &'m Measurements,
+    reference: &str,
+) -> Result<(&'m Measurement, &'m str, String), HookError> {
+    let (name, path) = reference.split_once('.').unwrap_or((reference, ""));
+    let name = name.trim();
+    match m.by_name.get(name) {
+        Some(found) => {
+            let (key, _) = m.by_name.get_key_value(name).expect("present");
+            Ok((found, key.as_str(), path.trim().to_string()))
+        }
+        None => {
+            let names: Vec<&str> = m.crates.keys().map(String::as_str).collect();
+            let hint = match crate::diag::closest(name, names.iter().copied()) {
+                Some(c) => format!("did you mean `{c}`?"),
+                None if names.is_empty() => {
+                    "there is no experiment in experiments/ yet".to_string()
+                }
+                None => format!("the experiments are: {}", names.join(", ")),
+            };
+            Err(HookError::new(format!("unknown experiment `{name}` in `{reference}`")).hint(hint))
+        }
+    }
+}
+
+/// The value a full reference `experiment.path` names.
+pub fn resolve<'m>(
+    m: &'m Measurements,
+    reference: &str,
+) -> Result<(&'m Measurement, &'m Value), HookError> {
+    let (found, name, path) = measurement(m, reference)?;
+    let v = at(&found.record.results, &path).map_err(|e| HookError {
+        message: format!(
+            "{} (experiment `{name}`, reference `{reference}`)",
+            e.message
+        ),
+        hint: e
+            .hint
+            .map(|h| format!("{h} (paths are relative to `{name}`'s results)")),
+    })?;
+    Ok((found, v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_from_plain_timing_and_ratio_values() {
+        assert_eq!(
+            number(&json!(3)).unwrap(),
+            Number {
+                value: 3.0,
+                is_int: true,
+                kind: Kind::Plain
+            }
+        );
+        assert_eq!(
+            number(&json!({"type": "timing", "median": 391.5}))
+                .unwrap()
+                .kind,
+            Kind::Timing
+        );
+        assert_eq!(
+            number(&json!({"type": "ratio", "value": 2.5}))
+                .unwrap()
+                .value,
+            2.5
+        );
+        assert!(number(&json!("x")).is_none());
+    }
+
+    #[test]
+    fn paths_walk_objects_and_arrays_and_suggest() {
+        let v =
+            json!({"sizes": {"json": 440, "cbor": 339}, "sweep": [{"bytes": 1}, {"bytes": 10}]});
+        assert_eq!(at(&v, "sizes.json").unwrap(), &json!(440));
+        assert_eq!(at(&v, "sweep.1.bytes").unwrap(), &json!(10));
+        let e = at(&v, "sizes.jsno").unwrap_err();
+        assert_eq!(e.message, "no `jsno` in sizes");
+        assert_eq!(e.hint.as_deref(), Some("did you mean `sizes.json`?"));
+        assert!(at(&v, "sweep.x").unwrap_err().message.contains("is a list"));
+        assert!(
+            at(&v, "sweep.5")
+                .unwrap_err()
+                .message
+                .contains("has 2 elements")
+        );
+    }
+}
