@@ -99,7 +99,13 @@ fn yaml_error(path: &Path, split: &Split<'_>, e: &serde_yaml::Error) -> Diagnost
         Some(loc) => (loc.line(), loc.column()),
         None => (1, 1),
     };
-    // A missing field is reported at the start of the mapping: point at the first line instead.
+    // An error at the end of the YAML (an unclosed list) points at its last line.
+    let yaml_lines = split.yaml.lines().count().max(1);
+    let (line, col) = if line > yaml_lines {
+        (yaml_lines, 1)
+    } else {
+        (line, col)
+    };
     let file_line = split.yaml_line + line - 1;
     let hint = if message.starts_with("unknown field") {
         "remove the key or fix its spelling; the keys are listed in docs/authoring.md"

@@ -92,9 +92,40 @@ impl Templates {
                     message.push_str(&format!(": {s}"));
                     source = s.source();
                 }
-                Diagnostic::new(Place::file("templates"), format!("template: {message}"))
+                self.from_report(&message).unwrap_or_else(|| {
+                    Diagnostic::new(Place::file("templates"), format!("template: {message}"))
+                })
             }
         }
+    }
+
+    /// Tera reports template checks as text (`error: …` then ` --> name:line:col`): the first
+    /// report becomes a diagnostic naming the template file.
+    fn from_report(&self, report: &str) -> Option<Diagnostic> {
+        let mut lines = report.lines();
+        let message = lines
+            .next()?
+            .trim()
+            .trim_start_matches("error: ")
+            .to_string();
+        let location = lines.find_map(|l| l.trim_start().strip_prefix("--> "))?;
+        let mut parts = location.rsplitn(3, ':');
+        let col: usize = parts.next()?.trim().parse().ok()?;
+        let line: usize = parts.next()?.trim().parse().ok()?;
+        let name = parts.next()?.trim();
+        let origin = self
+            .origins
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.into());
+        let snippet = report.lines().find_map(|l| {
+            l.trim_start()
+                .strip_prefix(&format!("{line} |"))
+                .map(|s| s.trim_start_matches(' ').to_string())
+        });
+        let mut d = Diagnostic::new(Place::at(origin, line, col), format!("template: {message}"));
+        d.snippet = snippet;
+        Some(d)
     }
 
     fn render(&self, name: &str, ctx: &Context) -> Result<String, Diagnostic> {

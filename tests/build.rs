@@ -1,0 +1,543 @@
+//! Integration tests of the generator without experiments: fixture sites built in temporary
+//! folders, assertions on the HTML, the feeds and the sitemap (parsed where structure matters).
+
+mod common;
+
+use common::{TestSite, attrs, html, snapshot, texts};
+
+fn built() -> measured::Built {
+    TestSite::fixture("basic")
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_page_is_where_the_contract_says() {
+    let b = built();
+    for path in [
+        "index.html",
+        "en/index.html",
+        "tcp-handshake/index.html",
+        "en/tcp-handshake/index.html",
+        "dns/index.html",
+        "only-vietnamese/index.html",
+        "tags/index.html",
+        "en/tags/index.html",
+        "tags/mang/index.html",
+        "tags/tcp/index.html",
+        "en/tags/networking/index.html",
+        "atom.xml",
+        "en/atom.xml",
+        "sitemap.xml",
+        "404.html",
+        "robots.txt",
+        "tcp-handshake/diagram.svg",
+        "en/tcp-handshake/diagram.svg",
+        "style.css",
+        "highlight.css",
+        "favicon.svg",
+    ] {
+        assert!(b.output.get(path).is_some(), "missing {path}");
+    }
+    assert!(
+        b.output.get("en/only-vietnamese/index.html").is_none(),
+        "an untranslated article has no page in English"
+    );
+}
+
+#[test]
+fn pages_declare_language_canonical_and_alternates() {
+    let b = built();
+    let vi = html(&b, "tcp-handshake/index.html");
+    assert_eq!(attrs(&vi, "html", "lang"), ["vi"]);
+    assert_eq!(
+        attrs(&vi, "link[rel=canonical]", "href"),
+        ["https://example.org/tcp-handshake/"]
+    );
+    let alternates: Vec<(String, String)> = attrs(&vi, "link[rel=alternate][hreflang]", "hreflang")
+        .into_iter()
+        .zip(attrs(&vi, "link[rel=alternate][hreflang]", "href"))
+        .collect();
+    assert_eq!(
+        alternates,
+        [
+            ("vi".into(), "https://example.org/tcp-handshake/".into()),
+            ("en".into(), "https://example.org/en/tcp-handshake/".into()),
+            (
+                "x-default".into(),
+                "https://example.org/tcp-handshake/".into()
+            ),
+        ]
+    );
+    let en = html(&b, "en/tcp-handshake/index.html");
+    assert_eq!(attrs(&en, "html", "lang"), ["en"]);
+    assert_eq!(
+        attrs(&en, "link[rel=canonical]", "href"),
+        ["https://example.org/en/tcp-handshake/"]
+    );
+}
+
+#[test]
+fn language_switch_lands_on_the_translation_or_the_other_home() {
+    let b = built();
+    let translated = html(&b, "tcp-handshake/index.html");
+    assert_eq!(
+        attrs(&translated, ".lang-switch a", "href"),
+        ["/en/tcp-handshake/"]
+    );
+    let untranslated = html(&b, "only-vietnamese/index.html");
+    assert_eq!(attrs(&untranslated, ".lang-switch a", "href"), ["/en/"]);
+    assert!(
+        attrs(&untranslated, "link[hreflang]", "hreflang").is_empty(),
+        "no alternates without a translation"
+    );
+}
+
+#[test]
+fn home_lists_articles_newest_first_with_descriptions() {
+    let b = built();
+    let vi = html(&b, "index.html");
+    assert_eq!(
+        texts(&vi, ".article-list h2"),
+        ["Chỉ có tiếng Việt", "DNS trước khi bắt tay", "Bắt tay TCP"]
+    );
+    let descriptions = texts(&vi, ".article-list li > p:last-child");
+    assert_eq!(descriptions[0], "Bài này chưa được dịch.");
+    assert_eq!(
+        descriptions[1],
+        "Phân giải tên miền diễn ra trước cả bắt tay TCP, và đoạn này là mô tả mặc định.",
+        "the description falls back to the first paragraph"
+    );
+    let en = html(&b, "en/index.html");
+    assert_eq!(
+        texts(&en, ".article-list h2"),
+        [
+            "Chỉ có tiếng Việt",
+            "DNS before the handshake",
+            "The TCP handshake"
+        ]
+    );
+    assert_eq!(
+        texts(&en, ".only-in"),
+        ["Vietnamese only"],
+        "the untranslated article is marked, not hidden"
+    );
+}
+
+#[test]
+fn articles_have_toc_anchors_highlighting_footnotes_tables_and_reading_time() {
+    let b = built();
+    let doc = html(&b, "tcp-handshake/index.html");
+    assert_eq!(
+        attrs(&doc, ".toc a", "href"),
+        ["#ba-buoc-bat-tay", "#chi-tiet"]
+    );
+    assert_eq!(
+        attrs(&doc, "h2#ba-buoc-bat-tay a.anchor", "href"),
+        ["#ba-buoc-bat-tay"]
+    );
+    assert!(
+        !attrs(&doc, "pre.code code.language-rust span", "class").is_empty(),
+        "rust is highlighted with classes"
+    );
+    assert!(
+        attrs(&doc, "pre.code [style]", "style").is_empty(),
+        "no inline colours"
+    );
+    assert_eq!(
+        texts(&doc, ".table-wrap table th"),
+        ["Trạng thái", "Ý nghĩa"]
+    );
+    assert_eq!(texts(&doc, ".footnote-definition").len(), 1);
+    assert_eq!(texts(&doc, ".article-meta span:last-child"), ["1 phút đọc"]);
+    let css = b.output.text("highlight.css").unwrap();
+    assert!(css.contains("prefers-color-scheme: dark"));
+}
+
+#[test]
+fn series_navigation_and_related_articles_stay_in_the_language() {
+    let b = built();
+    let doc = html(&b, "tcp-handshake/index.html");
+    assert_eq!(
+        texts(&doc, ".series-position"),
+        ["Phần 1/2 của loạt “Mạng”"]
+    );
+    assert_eq!(attrs(&doc, ".series-nav a[rel=next]", "href"), ["/dns/"]);
+    assert_eq!(
+        attrs(&doc, ".related a", "href"),
+        ["/dns/", "/only-vietnamese/"]
+    );
+    let en = html(&b, "en/dns/index.html");
+    assert_eq!(
+        attrs(&en, ".series-nav a[rel=prev]", "href"),
+        ["/en/tcp-handshake/"]
+    );
+    assert_eq!(
+        texts(&en, ".related p"),
+        ["Every new connection costs a handshake."]
+    );
+}
+
+#[test]
+fn tags_are_slugged_without_diacritics_and_listed_per_language() {
+    let b = built();
+    let tag = html(&b, "tags/mang/index.html");
+    assert_eq!(
+        texts(&tag, ".article-list h2"),
+        ["Chỉ có tiếng Việt", "DNS trước khi bắt tay", "Bắt tay TCP"]
+    );
+    let index = html(&b, "tags/index.html");
+    assert!(texts(&index, ".tag-index a").contains(&"mạng".to_string()));
+    let en_index = html(&b, "en/tags/index.html");
+    assert!(!texts(&en_index, ".tag-index a").contains(&"mạng".to_string()));
+}
+
+#[test]
+fn atom_feeds_are_valid_xml_with_full_content() {
+    let b = built();
+    let text = b.output.text("atom.xml").unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("atom.xml is XML");
+    let root = doc.root_element();
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2005/Atom")
+    );
+    let entries: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("entry"))
+        .collect();
+    assert_eq!(entries.len(), 3);
+    let first_title = entries[0]
+        .children()
+        .find(|n| n.has_tag_name("title"))
+        .unwrap()
+        .text();
+    assert_eq!(first_title, Some("Chỉ có tiếng Việt"));
+    let content = entries
+        .iter()
+        .find(|e| {
+            e.children()
+                .any(|c| c.has_tag_name("title") && c.text() == Some("Bắt tay TCP"))
+        })
+        .and_then(|e| e.children().find(|c| c.has_tag_name("content")))
+        .and_then(|c| c.text())
+        .unwrap();
+    assert!(
+        content.contains("<h2 id=\"ba-buoc-bat-tay\">"),
+        "full content: {content}"
+    );
+    assert!(
+        content.contains("href=\"https://example.org/tcp-handshake/diagram.svg\""),
+        "links made absolute"
+    );
+    let en_text = b.output.text("en/atom.xml").unwrap();
+    let en = roxmltree::Document::parse(&en_text).unwrap();
+    let en_entries = en
+        .root_element()
+        .children()
+        .filter(|n| n.has_tag_name("entry"))
+        .count();
+    assert_eq!(en_entries, 2);
+}
+
+#[test]
+fn sitemap_lists_translations_as_hreflang_alternates() {
+    let b = built();
+    let text = b.output.text("sitemap.xml").unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("sitemap is XML");
+    let url = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("url"))
+        .find(|u| {
+            u.children().any(|c| {
+                c.has_tag_name("loc") && c.text() == Some("https://example.org/tcp-handshake/")
+            })
+        })
+        .expect("the article is in the sitemap");
+    let alternates: Vec<(String, String)> = url
+        .children()
+        .filter(|c| {
+            c.tag_name().name() == "link"
+                && c.tag_name().namespace() == Some("http://www.w3.org/1999/xhtml")
+        })
+        .map(|c| {
+            (
+                c.attribute("hreflang").unwrap().to_string(),
+                c.attribute("href").unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        alternates,
+        [
+            ("vi".into(), "https://example.org/tcp-handshake/".into()),
+            ("en".into(), "https://example.org/en/tcp-handshake/".into())
+        ]
+    );
+    assert!(
+        b.output
+            .text("robots.txt")
+            .unwrap()
+            .contains("Sitemap: https://example.org/sitemap.xml")
+    );
+}
+
+#[test]
+fn a_site_with_only_site_toml_and_content_uses_the_built_in_theme_and_overrides_win() {
+    let site = TestSite::new();
+    site.article("a", "vi", "title: A\ndate: 2026-01-01", "Xin chào.\n");
+    let b = site.build().unwrap();
+    assert!(
+        b.output
+            .text("a/index.html")
+            .unwrap()
+            .contains("Chuyển đến nội dung")
+    );
+    site.write(
+        "templates/article.html",
+        "{% extends \"base.html\" %}{% block main %}MINE {{ article.title }}{% endblock main %}",
+    );
+    site.write("static/style.css", "body { color: red }");
+    let b = site.build().unwrap();
+    assert!(b.output.text("a/index.html").unwrap().contains("MINE A"));
+    assert_eq!(b.output.text("style.css").unwrap(), "body { color: red }");
+}
+
+#[test]
+fn ui_strings_come_from_translation_files() {
+    let site = TestSite::new();
+    site.article("a", "vi", "title: A\ndate: 2026-01-01", "Xin chào.\n");
+    let builtin = include_str!("../templates/i18n/vi.toml");
+    site.write(
+        "templates/i18n/vi.toml",
+        &builtin.replace("Chuyển đến nội dung", "Nhảy tới bài"),
+    );
+    let b = site.build().unwrap();
+    assert_eq!(
+        texts(&html(&b, "a/index.html"), ".skip-link"),
+        ["Nhảy tới bài"]
+    );
+}
+
+#[test]
+fn drafts_are_built_only_when_asked() {
+    let site = TestSite::new();
+    site.article(
+        "d",
+        "vi",
+        "title: D\ndate: 2026-01-01\ndraft: true",
+        "Nháp.\n",
+    );
+    assert!(site.build().unwrap().output.get("d/index.html").is_none());
+    let b = measured::build_in_memory(&measured::BuildOptions {
+        drafts: true,
+        ..site.options()
+    })
+    .unwrap();
+    assert!(b.output.get("d/index.html").is_some());
+}
+
+mod bad_input {
+    use super::*;
+
+    fn site_with(front: &str, body: &str) -> TestSite {
+        let site = TestSite::new();
+        site.article("a", "vi", front, body);
+        site
+    }
+
+    #[test]
+    fn malformed_yaml_names_file_line_and_column() {
+        let e = site_with("title: A\ndate: 2026-01-01\ntags: [a, b", "x\n").build_err();
+        assert!(e.contains("content/a/index.vi.md:4:"), "{e}");
+        assert!(e.contains("front matter:"), "{e}");
+    }
+
+    #[test]
+    fn missing_title_and_missing_date() {
+        let e = site_with("date: 2026-01-01", "x\n").build_err();
+        assert!(
+            e.contains("content/a/index.vi.md:2:") && e.contains("missing field `title`"),
+            "{e}"
+        );
+        let e = site_with("title: A", "x\n").build_err();
+        assert!(e.contains("missing field `date`"), "{e}");
+    }
+
+    #[test]
+    fn bad_date_shows_the_line() {
+        let e = site_with("title: A\ndate: 2026-02-30", "x\n").build_err();
+        assert!(e.contains("content/a/index.vi.md:3:1: error: front matter: `date`: `2026-02-30` is not a valid date"), "{e}");
+        assert!(e.contains("3 | date: 2026-02-30"), "{e}");
+    }
+
+    #[test]
+    fn unknown_front_matter_key() {
+        let e = site_with("title: A\ndate: 2026-01-01\ntitel: B", "x\n").build_err();
+        assert!(
+            e.contains("content/a/index.vi.md:4:1: error: front matter: unknown field `titel`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn unknown_site_toml_key() {
+        let site = site_with("title: A\ndate: 2026-01-01", "x\n");
+        site.write(
+            "site.toml",
+            &format!("base_ulr = \"x\"\n{}", common::SITE_TOML),
+        );
+        let e = site.build_err();
+        assert!(
+            e.contains("site.toml:1:1: error: site.toml: unknown field `base_ulr`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn two_pages_claiming_one_url_name_both_files() {
+        let site = TestSite::new();
+        site.article("a", "vi", "title: A\ndate: 2026-01-01\nslug: same", "x\n");
+        site.article("b", "vi", "title: B\ndate: 2026-01-02\nslug: same", "x\n");
+        let e = site.build_err();
+        assert!(e.contains("two pages claim the URL /same/"), "{e}");
+        assert!(
+            e.contains("content/a/index.vi.md") && e.contains("content/b/index.vi.md"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn broken_links_to_pages_anchors_and_assets() {
+        let site = TestSite::new();
+        site.article("b", "vi", "title: B\ndate: 2026-01-01", "## Có thật\n");
+        site.article(
+            "a",
+            "vi",
+            "title: A\ndate: 2026-01-01",
+            "Dòng một.\n\n[trang](/missing/) [neo](/b/#khong-co) [ảnh](img.png) [tương đối](../nope/) [tốt](../b/#co-that)\n",
+        );
+        let e = site.build_err();
+        for expected in [
+            "content/a/index.vi.md:7:1: error: broken link `/missing/`: nothing is published at /missing/",
+            "broken link `/b/#khong-co`: /b/ has no element with id `khong-co`",
+            "broken link `img.png`: nothing is published at /a/img.png",
+            "broken link `../nope/`: nothing is published at /nope/",
+        ] {
+            assert!(e.contains(expected), "missing `{expected}` in:\n{e}");
+        }
+        assert!(!e.contains("../b/#co-that"), "{e}");
+    }
+
+    #[test]
+    fn template_error_names_the_template_and_its_line() {
+        let site = site_with("title: A\ndate: 2026-01-01", "x\n");
+        site.write("templates/article.html", "{% extends \"base.html\" %}\n{% block main %}\n{{ article.title | nosuchfilter }}\n{% endblock main %}\n");
+        let e = site.build_err();
+        assert!(e.contains("templates/article.html:3:"), "{e}");
+        assert!(e.contains("nosuchfilter"), "{e}");
+    }
+
+    #[test]
+    fn a_failed_build_leaves_the_previous_output_exactly_as_it_was() {
+        let site = site_with("title: A\ndate: 2026-01-01", "x\n");
+        let out = site.path("public");
+        let ok = site.cli(&["build", "--root", ".", "--output", "public"]);
+        assert!(
+            ok.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+        let before = snapshot(&out);
+        assert!(!before.is_empty());
+        site.article("a", "vi", "title: A\ndate: 2026-13-01", "x\n");
+        let failed = site.cli(&["build", "--root", ".", "--output", "public"]);
+        assert!(!failed.status.success());
+        assert!(String::from_utf8_lossy(&failed.stderr).contains("content/a/index.vi.md:3:1"));
+        assert_eq!(snapshot(&out), before);
+        let stray: Vec<_> = std::fs::read_dir(site.root())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .filter(|n| n.starts_with(".public"))
+            .collect();
+        assert!(stray.is_empty(), "staging folders left behind: {stray:?}");
+    }
+
+    #[test]
+    fn a_missing_translation_is_not_an_error_and_check_lists_it() {
+        let site = site_with("title: A\ndate: 2026-01-01", "x\n");
+        let out = site.cli(&["check"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("missing translation:") && stdout.contains("content/a (no en)"),
+            "{stdout}"
+        );
+        assert!(!site.path("public").exists(), "check writes nothing");
+    }
+}
+
+#[test]
+fn the_build_never_writes_into_the_sources() {
+    let site = TestSite::fixture("basic");
+    site.write("templates/extra.html", "x");
+    site.write("static/extra.txt", "x");
+    let before: Vec<_> = ["content", "templates", "static"]
+        .iter()
+        .map(|d| snapshot(&site.path(d)))
+        .collect();
+    let out = site.cli(&["build"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after: Vec<_> = ["content", "templates", "static"]
+        .iter()
+        .map(|d| snapshot(&site.path(d)))
+        .collect();
+    assert_eq!(before, after);
+    assert!(site.path("public/index.html").exists());
+}
+
+#[test]
+fn output_may_not_replace_the_sources() {
+    let site = TestSite::fixture("basic");
+    let out = site.cli(&["build", "--output", "content"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds the site's sources"));
+    assert!(site.path("content/dns/index.vi.md").exists());
+}
+
+#[test]
+fn new_scaffolds_both_languages_as_drafts() {
+    let site = TestSite::new();
+    let out = site.cli(&["new", "window-functions"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for lang in ["vi", "en"] {
+        let text = site.read(&format!("content/window-functions/index.{lang}.md"));
+        assert!(
+            text.starts_with("---\ntitle: window functions\ndate: "),
+            "{text}"
+        );
+        assert!(text.contains("\ndraft: true\n"), "{text}");
+    }
+    assert!(
+        site.build()
+            .unwrap()
+            .output
+            .get("window-functions/index.html")
+            .is_none(),
+        "drafts are not published"
+    );
+    let again = site.cli(&["new", "window-functions"]);
+    assert!(!again.status.success(), "never overwrites");
+}
