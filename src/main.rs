@@ -182,7 +182,8 @@ fn main() -> ExitCode {
         Command::Freeze { root } => {
             let opts = measured::BuildOptions {
                 root,
-                ..Default::default()
+                drafts: false,
+                experiments: ExperimentArgs::default().options(),
             };
             let progress = progress::Terminal::new();
             measured::pipeline::build_with_progress(&opts, &progress).and_then(|built| {

@@ -188,6 +188,13 @@ pub fn measure(
                 .collect()
         }
     };
+    // The build may have created or updated Cargo.lock: key the new results on the lock as built.
+    let lock_hash = workspace::lock_hash(dir);
+    for name in &runnable {
+        let key =
+            workspace::result_key(&measurements.crates[name], &lock_hash, &machine, opts.quick);
+        keys.insert(name.clone(), key);
+    }
     let total = runnable.len();
     for (i, name) in runnable.iter().enumerate() {
         let info = &measurements.crates[name];

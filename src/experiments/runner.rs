@@ -148,10 +148,13 @@ pub fn run(dir: &Path, info: &CrateInfo, settings: &RunSettings) -> Result<Outco
         what,
         stderr_tail: String::new(),
     };
-    let binary = dir.join("target/release").join(&info.name);
+    // Absolute: a relative program path would be resolved from the child's working directory.
+    let binary = std::path::absolute(dir.join("target/release").join(&info.name))
+        .unwrap_or_else(|_| dir.join("target/release").join(&info.name));
     std::fs::create_dir_all(&settings.scratch)
         .map_err(|e| fail(format!("cannot create {}: {e}", settings.scratch.display())))?;
     let results_path = settings.scratch.join(format!("{}.results.json", info.name));
+    let results_path = std::path::absolute(&results_path).unwrap_or(results_path);
     let _ = std::fs::remove_file(&results_path);
     let mut cmd = Command::new(&binary);
     cmd.current_dir(&info.dir)

@@ -1,0 +1,467 @@
+//! Integration tests of the experiment stage with fixture experiments that have no
+//! dependencies (they compile in about a second): injection, blocks, excerpts, claims, the
+//! cache, --rerun and --frozen, and every kind of failure.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{TestSite, attrs, html, texts};
+use measured::experiments::{ExperimentOptions, Rerun};
+
+/// An experiment's main.rs that prints `stdout`, writes `json` as its results and logs each run.
+fn experiment_source(stdout: &str, json: &str) -> String {
+    format!(
+        r##"//! A fixture experiment.
+fn main() {{
+    // ANCHOR: work
+    let total: u64 = (1..=10).sum();
+    // ANCHOR_END: work
+    println!("{stdout} {{total}}");
+    use std::io::Write;
+    let mut log = std::fs::OpenOptions::new().create(true).append(true).open("../../runs.log").unwrap();
+    writeln!(log, "{{}}", env!("CARGO_PKG_NAME")).unwrap();
+    let quick = std::env::var("MEASURED_QUICK").is_ok();
+    let json = r#"{json}"#.replace("QUICK", if quick {{ "true" }} else {{ "false" }});
+    std::fs::write(std::env::var("MEASURED_RESULTS").unwrap(), json).unwrap();
+}}
+"##
+    )
+}
+
+const NUMS: &str = r#"{"big": 1234567, "frac": 6.9712, "quick": QUICK, "engine": "PostgreSQL 15", "t": {"type": "timing", "unit": "ns", "n": 51, "median": 391234.0, "ci_low": 380000.0, "ci_high": 400000.0, "mad": 1500.0, "q1": 385000.0, "q3": 395000.0, "min": 370000.0, "max": 450000.0, "p99": 440000.0, "mean": 392000.0, "outliers": 1, "batch": 1}, "speedup": {"type": "ratio", "value": 9.73, "low": 9.1, "high": 10.2}, "rows": [{"name": "JSON", "bytes": 440, "t": {"type": "timing", "median": 2743.0}}, {"name": "Protobuf", "bytes": 188, "t": {"type": "timing", "median": 283.0}}]}"#;
+
+/// A site whose experiments workspace holds `experiments` (name, main.rs).
+fn site_with(experiments: &[(&str, String)]) -> TestSite {
+    let site = TestSite::new();
+    site.write(
+        "site.toml",
+        &format!("{}\n[experiments]\ntimeout_secs = 20\n", common::SITE_TOML),
+    );
+    site.write(
+        "experiments/Cargo.toml",
+        "[workspace]\nresolver = \"3\"\nmembers = [\"*\"]\nexclude = [\"target\"]\n",
+    );
+    for (name, main) in experiments {
+        add_experiment(&site, name, main);
+    }
+    site
+}
+
+fn add_experiment(site: &TestSite, name: &str, main: &str) {
+    site.write(
+        &format!("experiments/{name}/Cargo.toml"),
+        &format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n"),
+    );
+    site.write(&format!("experiments/{name}/src/main.rs"), main);
+}
+
+fn runs(site: &TestSite) -> Vec<String> {
+    std::fs::read_to_string(site.path("runs.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn build_with(
+    site: &TestSite,
+    experiments: ExperimentOptions,
+) -> Result<measured::Built, measured::Diagnostics> {
+    measured::build_in_memory(&measured::BuildOptions {
+        experiments,
+        ..site.options()
+    })
+}
+
+fn nums_site() -> TestSite {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01\nclaims:\n  - nums.speedup > 2\n  - nums.t.median < nums.t.max",
+        "Lớn {{ nums.big }}, lẻ {{ nums.frac }}, cố định {{ nums.frac | fixed(1) }}, thời gian {{ nums.t }}, gấp {{ nums.speedup }}, máy {{ nums.engine }}, byte {{ nums.rows.0.bytes | bytes }}.\n\nMã `{{ nums.big }}` giữ nguyên.\n\n```rust\nlet x = \"{{ nums.big }}\";\n```\n",
+    );
+    site.article(
+        "a",
+        "en",
+        "title: A\ndate: 2026-01-01",
+        "Big {{ nums.big }}, fraction {{ nums.frac }}, fixed {{ nums.frac | fixed(1) }}, time {{ nums.t }}, speedup {{ nums.speedup }}, bytes {{ nums.rows.0.bytes | bytes }}.\n",
+    );
+    site
+}
+
+#[test]
+fn values_are_injected_and_formatted_per_language() {
+    let site = nums_site();
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let vi = html(&b, "a/index.html");
+    assert_eq!(
+        texts(&vi, "data.measured"),
+        ["1.234.567", "6,97", "7,0", "391 µs", "9,73×", "440 B"]
+    );
+    assert_eq!(
+        attrs(&vi, "data.measured", "value")[..3],
+        ["1234567", "6.9712", "6.9712"]
+    );
+    assert_eq!(texts(&vi, "span.measured"), ["PostgreSQL 15"]);
+    let en = html(&b, "en/a/index.html");
+    assert_eq!(
+        texts(&en, "data.measured"),
+        ["1,234,567", "6.97", "7.0", "391 µs", "9.73×", "440 B"]
+    );
+    let titles = attrs(&en, "data.measured", "title");
+    assert!(
+        titles[3].contains("95% confidence interval of the median 380\u{a0}µs–400\u{a0}µs")
+            && titles[3].contains("n = 51"),
+        "{}",
+        titles[3]
+    );
+    assert!(
+        titles[0].contains("by the nums experiment"),
+        "{}",
+        titles[0]
+    );
+    assert!(!titles[0].contains("quick mode"), "{}", titles[0]);
+}
+
+#[test]
+fn code_spans_and_code_blocks_stay_literal() {
+    let site = nums_site();
+    let b = site.build().unwrap();
+    let vi = html(&b, "a/index.html");
+    assert_eq!(texts(&vi, "p code"), ["{{ nums.big }}"]);
+    assert!(
+        texts(&vi, "pre.code")
+            .iter()
+            .any(|t| t.contains("{{ nums.big }}"))
+    );
+}
+
+#[test]
+fn experiment_blocks_show_output_tables_and_charts_with_provenance() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "```experiment nums\n```\n\n```experiment nums\ntable: rows\ncaption: Kích thước\ncolumn: name | Định dạng\ncolumn: bytes | Kích thước | bytes\ncolumn: t | Giải mã\n```\n\n```experiment nums\nchart: bar\ndata: rows\nx: name | Định dạng\ny: bytes | Byte | bytes\ncaption: Biểu đồ kích thước\n```\n",
+    );
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let doc = html(&b, "a/index.html");
+    assert_eq!(texts(&doc, "figure.experiment pre.output"), ["total 55"]);
+    assert_eq!(
+        texts(&doc, "figure.experiment figcaption")[..2],
+        [
+            "Kết quả in ra của thí nghiệm nums".to_string(),
+            "Kích thước".to_string()
+        ]
+    );
+    let first_table: Vec<String> = texts(&doc, "figure.experiment:nth-of-type(2) tbody td");
+    assert_eq!(
+        first_table,
+        ["JSON", "440 B", "2,74 µs", "Protobuf", "188 B", "283 ns"]
+    );
+    assert_eq!(attrs(&doc, ".chart svg", "role"), ["img"]);
+    assert_eq!(
+        texts(&doc, ".chart svg title").first().map(String::as_str),
+        Some("Biểu đồ kích thước")
+    );
+    assert_eq!(
+        texts(&doc, ".chart-data td"),
+        ["JSON", "440 B", "Protobuf", "188 B"],
+        "the chart's numbers as a table"
+    );
+    assert_eq!(
+        attrs(&doc, "details.provenance a", "href"),
+        ["/experiments/nums/"; 3]
+    );
+    let source_page = html(&b, "experiments/nums/index.html");
+    assert!(texts(&source_page, "h2").contains(&"src/main.rs".to_string()));
+    assert!(b.output.get("en/experiments/nums/index.html").is_some());
+}
+
+#[test]
+fn source_excerpts_show_the_marked_region_that_ran() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "```source nums work\n```\n",
+    );
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let doc = html(&b, "a/index.html");
+    assert_eq!(
+        texts(&doc, "figure.source pre"),
+        ["let total: u64 = (1..=10).sum();"]
+    );
+    assert_eq!(
+        attrs(&doc, "figure.source figcaption a", "href"),
+        ["/experiments/nums/#file-src-main-rs"]
+    );
+    let page = b.output.text("experiments/nums/index.html").unwrap();
+    assert!(page.contains("id=\"file-src-main-rs\""));
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "```source nums nowhere\n```\n",
+    );
+    let e = site.build_err();
+    assert!(
+        e.contains("index.vi.md:5:1: error: experiment `nums` has no region `nowhere`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn claims_that_hold_pass_and_a_false_claim_fails_naming_article_claim_and_values() {
+    let site = nums_site();
+    site.build().unwrap_or_else(|e| panic!("{e}"));
+    site.article("b", "vi", "title: B\ndate: 2026-01-01\nclaims:\n  - nums.speedup > 2\n  - nums.rows.0.bytes < nums.rows.1.bytes", "x\n");
+    let e = site.build_err();
+    assert!(
+        e.contains("content/b/index.vi.md:6:1: error: claim `nums.rows.0.bytes < nums.rows.1.bytes` does not hold: measured nums.rows.0.bytes = 440, nums.rows.1.bytes = 188"),
+        "{e}"
+    );
+    assert!(!e.contains("nums.speedup > 2"), "{e}");
+}
+
+#[test]
+fn unknown_experiment_path_and_non_numbers_are_errors_with_suggestions() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.article("a", "vi", "title: A\ndate: 2026-01-01", "Một {{ numz.big }}.\n\nHai {{ nums.bgi }}.\n\nBa {{ nums.engine | fixed(2) }}.\n\nBốn {{ nums.rows }}.\n");
+    let e = site.build_err();
+    for expected in [
+        "index.vi.md:5:5: error: unknown experiment `numz` in `numz.big`",
+        "help: did you mean `nums`?",
+        "index.vi.md:7:5: error: no `bgi` in the results (experiment `nums`, reference `nums.bgi`)",
+        "help: did you mean `big`? (paths are relative to `nums`'s results)",
+        "index.vi.md:9:4: error: `nums.engine` is a string, and filters format numbers",
+        "index.vi.md:11:5: error: `nums.rows` is a list, not a value to show",
+    ] {
+        assert!(e.contains(expected), "missing `{expected}` in:\n{e}");
+    }
+}
+
+#[test]
+fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
+    let site = site_with(&[
+        ("one", experiment_source("one", r#"{"v": 1}"#)),
+        ("two", experiment_source("two", r#"{"v": 2}"#)),
+    ]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "{{ one.v }} {{ two.v }}\n",
+    );
+    let first = site.build().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(first.experiments_ran, ["one", "two"]);
+    assert_eq!(runs(&site), ["one", "two"]);
+    let again = site.build().unwrap();
+    assert!(again.experiments_ran.is_empty());
+    assert_eq!(runs(&site).len(), 2, "no experiment ran");
+    site.write(
+        "experiments/two/src/main.rs",
+        &experiment_source("two changed", r#"{"v": 22}"#),
+    );
+    let touched = site.build().unwrap();
+    assert_eq!(touched.experiments_ran, ["two"]);
+    assert_eq!(
+        texts(&html(&touched, "a/index.html"), "data.measured"),
+        ["1", "22"]
+    );
+}
+
+#[test]
+fn rerun_all_or_one_and_frozen_results() {
+    let site = site_with(&[
+        ("one", experiment_source("one", r#"{"v": 1}"#)),
+        ("two", experiment_source("two", r#"{"v": 2}"#)),
+    ]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "{{ one.v }} {{ two.v }}\n",
+    );
+    site.build().unwrap_or_else(|e| panic!("{e}"));
+    let all = build_with(
+        &site,
+        ExperimentOptions {
+            rerun: Rerun::All,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(all.experiments_ran, ["one", "two"]);
+    let only = build_with(
+        &site,
+        ExperimentOptions {
+            rerun: Rerun::Only(BTreeSet::from(["two".to_string()])),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(only.experiments_ran, ["two"]);
+
+    let frozen_opts = ExperimentOptions {
+        frozen: true,
+        ..Default::default()
+    };
+    let e = build_with(&site, frozen_opts.clone())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("--frozen: experiment `one` has no frozen results"),
+        "{e}"
+    );
+    let out = site.cli(&["freeze"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(site.path("frozen/one.json").exists() && site.path("frozen/two.json").exists());
+    std::fs::remove_dir_all(site.path(".measured")).unwrap();
+    site.write(
+        "experiments/one/src/main.rs",
+        "fn main() { compile_error!(\"frozen builds never compile\"); }\n",
+    );
+    let runs_before = runs(&site).len();
+    let frozen = build_with(&site, frozen_opts).unwrap_or_else(|e| panic!("{e}"));
+    assert!(frozen.experiments_ran.is_empty());
+    assert_eq!(runs(&site).len(), runs_before);
+    assert_eq!(
+        texts(&html(&frozen, "a/index.html"), "data.measured"),
+        ["1", "2"]
+    );
+}
+
+#[test]
+fn quick_mode_is_passed_to_experiments_and_shown_and_cannot_be_frozen() {
+    let site = nums_site();
+    let b = build_with(
+        &site,
+        ExperimentOptions {
+            quick: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let titles = attrs(&html(&b, "en/a/index.html"), "data.measured", "title");
+    assert!(titles[0].contains("quick mode"), "{}", titles[0]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_measured"))
+        .args(["freeze"])
+        .env("MEASURED_QUICK", "1")
+        .current_dir(site.root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("measured in quick mode"), "{stderr}");
+}
+
+mod failures {
+    use super::*;
+
+    fn failing(main: &str) -> (TestSite, String) {
+        let site = site_with(&[
+            ("good", experiment_source("good", r#"{"v": 1}"#)),
+            ("bad", main.to_string()),
+        ]);
+        site.article(
+            "a",
+            "vi",
+            "title: A\ndate: 2026-01-01",
+            "{{ good.v }} {{ bad.v }}\n",
+        );
+        let e = site.build_err();
+        (site, e)
+    }
+
+    fn good_result_kept(site: &TestSite) {
+        let record = site.read(".measured/results/good.json");
+        assert!(record.contains("\"v\": 1"), "{record}");
+    }
+
+    #[test]
+    fn a_compile_error_names_the_experiment_with_cargos_message_and_keeps_the_others() {
+        let (site, e) = failing("fn main() { let x: u32 = \"not a number\"; }\n");
+        assert!(e.contains("experiment `bad` does not compile"), "{e}");
+        assert!(e.contains("mismatched types"), "{e}");
+        good_result_kept(&site);
+    }
+
+    #[test]
+    fn a_panic_fails_the_build_with_the_stderr_tail() {
+        let (site, e) = failing("fn main() { panic!(\"the disk is full of sadness\"); }\n");
+        assert!(e.contains("experiment `bad` failed: panicked"), "{e}");
+        assert!(e.contains("the disk is full of sadness"), "{e}");
+        good_result_kept(&site);
+    }
+
+    #[test]
+    fn invalid_json_and_missing_results_fail() {
+        let (_, e) = failing(
+            "fn main() { std::fs::write(std::env::var(\"MEASURED_RESULTS\").unwrap(), \"{not json\").unwrap(); }\n",
+        );
+        assert!(
+            e.contains("experiment `bad` failed: wrote invalid JSON to MEASURED_RESULTS"),
+            "{e}"
+        );
+        let (_, e) = failing("fn main() { println!(\"forgot\"); }\n");
+        assert!(
+            e.contains("experiment `bad` failed: wrote no results file"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_sleeping_experiment_is_killed_at_its_timeout_with_every_process_it_started() {
+        let marker = format!("measured-test-{}", std::process::id());
+        let main = format!(
+            "fn main() {{ let _child = std::process::Command::new(\"sh\").args([\"-c\", \"sleep 300; echo {marker}\"]).spawn().unwrap(); std::thread::sleep(std::time::Duration::from_secs(300)); }}\n"
+        );
+        let site = site_with(&[("sleepy", main)]);
+        site.write(
+            "site.toml",
+            &format!("{}\n[experiments]\ntimeout_secs = 2\n", common::SITE_TOML),
+        );
+        site.article("a", "vi", "title: A\ndate: 2026-01-01", "{{ sleepy.v }}\n");
+        let started = std::time::Instant::now();
+        let e = site.build_err();
+        assert!(
+            e.contains("experiment `sleepy` failed: timed out after 2 s"),
+            "{e}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(120));
+        let left: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+            .filter(|c| c.contains(&marker))
+            .collect();
+        assert!(left.is_empty(), "processes left behind: {left:?}");
+    }
+
+    #[test]
+    fn a_failed_run_never_overwrites_a_previous_good_result() {
+        let site = site_with(&[("flaky", experiment_source("flaky", r#"{"v": 7}"#))]);
+        site.article("a", "vi", "title: A\ndate: 2026-01-01", "{{ flaky.v }}\n");
+        site.build().unwrap_or_else(|e| panic!("{e}"));
+        let before = site.read(".measured/results/flaky.json");
+        site.write(
+            "experiments/flaky/src/main.rs",
+            "fn main() { std::process::exit(3); }\n",
+        );
+        let e = site.build_err();
+        assert!(
+            e.contains("experiment `flaky` failed: exited with status 3"),
+            "{e}"
+        );
+        assert_eq!(site.read(".measured/results/flaky.json"), before);
+    }
+}
