@@ -92,7 +92,7 @@ impl Templates {
                     message.push_str(&format!(": {s}"));
                     source = s.source();
                 }
-                self.from_report(&message).unwrap_or_else(|| {
+                self.parse_report(&message).unwrap_or_else(|| {
                     Diagnostic::new(Place::file("templates"), format!("template: {message}"))
                 })
             }
@@ -101,7 +101,7 @@ impl Templates {
 
     /// Tera reports template checks as text (`error: …` then ` --> name:line:col`): the first
     /// report becomes a diagnostic naming the template file.
-    fn from_report(&self, report: &str) -> Option<Diagnostic> {
+    fn parse_report(&self, report: &str) -> Option<Diagnostic> {
         let mut lines = report.lines();
         let message = lines
             .next()?
