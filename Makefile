@@ -1,0 +1,38 @@
+# measured: the blog and its generator. `make site` builds the blog, `make test` runs the tests.
+CARGO ?= cargo
+BIN := target/release/measured
+
+.PHONY: site test serve check lint bench freeze clean release
+
+## Build the whole blog, experiments included, into public/.
+site: release
+	$(BIN) build
+
+## Unit and integration tests of the generator (and the experiments' harness).
+test:
+	$(CARGO) test --all-targets
+	cd experiments && $(CARGO) test -p harness -p orders
+
+## Preview with live reload at http://127.0.0.1:1111/.
+serve: release
+	$(BIN) serve
+
+## Everything a build does but write, plus missing translations.
+check: release
+	$(BIN) check
+
+## Copy the current results into frozen/ (commit it).
+freeze: release
+	$(BIN) freeze
+
+## cargo fmt --check and clippy with warnings as errors.
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+release:
+	$(CARGO) build --release --locked
+
+clean:
+	$(CARGO) clean
+	rm -rf public .measured experiments/target
