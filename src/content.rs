@@ -41,7 +41,7 @@ pub struct SourceDoc {
     pub body: String,
     /// 1-based line of the file where `body` starts.
     pub body_line: usize,
-    /// A short hash of the whole file, for translations that record their original.
+    /// A short hash of the body, which translations record as `translated_from`.
     pub content_hash: String,
 }
 
@@ -206,7 +206,7 @@ pub fn parse_doc(
         front,
         body: split.body.to_string(),
         body_line: split.body_line,
-        content_hash: short_hash(text),
+        content_hash: short_hash(split.body),
     })
 }
 

@@ -97,12 +97,29 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
-    /// Scaffold content/SLUG/index.<lang>.md for every language.
+    /// Scaffold content/SLUG/index.<lang>.md for every language, or start one translation.
     New {
         slug: String,
+        /// Start the LANG translation of an existing article from its original.
+        #[arg(long, value_name = "LANG")]
+        translate: Option<String>,
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Record that the LANG translation of SLUG follows the current original.
+    Translated {
+        slug: String,
+        lang: String,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+}
+
+#[allow(clippy::print_stderr, reason = "main is the one place that prints")]
+fn print_warnings(warnings: &[measured::Diagnostic]) {
+    for w in warnings {
+        eprintln!("{}", w.to_string().replacen(": error: ", ": warning: ", 1));
+    }
 }
 
 #[allow(
@@ -152,6 +169,7 @@ fn main() -> ExitCode {
             };
             let progress = progress::Terminal::new();
             measured::pipeline::build_with_progress(&opts, &progress).map(|built| {
+                print_warnings(&built.warnings);
                 for (dir, langs) in &built.missing_translations {
                     println!(
                         "missing translation: {} (no {})",
@@ -195,7 +213,11 @@ fn main() -> ExitCode {
                 })
             })
         }
-        Command::New { slug, root } => measured::config::load(&root).and_then(|config| {
+        Command::New {
+            slug,
+            translate: None,
+            root,
+        } => measured::config::load(&root).and_then(|config| {
             let today = jiff::Timestamp::now()
                 .to_zoned_datetime(jiff::tz::TimeZone::UTC)
                 .date();
@@ -205,6 +227,21 @@ fn main() -> ExitCode {
                 }
             })
         }),
+        Command::New {
+            slug,
+            translate: Some(lang),
+            root,
+        } => measured::config::load(&root)
+            .and_then(|config| measured::scaffold::new_translation(&config, &slug, &lang))
+            .map(|file| {
+                println!(
+                    "created {} (translate it, then remove `draft: true`)",
+                    file.display()
+                )
+            }),
+        Command::Translated { slug, lang, root } => measured::config::load(&root)
+            .and_then(|config| measured::scaffold::mark_translated(&config, &slug, &lang))
+            .map(|file| println!("updated translated_from in {}", file.display())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,7 +12,7 @@ use crate::highlight::Highlighter;
 use crate::inject::{self, Injector};
 use crate::markdown::{self, Labels, Rendered};
 use crate::output::Output;
-use crate::render::{self, RenderInput};
+use crate::render::{self, RenderInput, Reproduce};
 use crate::site::{AssembleOptions, Site};
 use crate::{claims, config, content, i18n, links, site, theme, write};
 
@@ -80,6 +80,13 @@ pub fn build_with_progress(
     let claims = claims::check_site(&site, &measurements);
     let (bodies, ()) = join_results(bodies, claims)?;
     let extra_pages = inject::source_pages(&hooks);
+    let used = experiments_per_page(&site, &measurements);
+    let reproduce: Vec<Vec<Reproduce>> = used
+        .iter()
+        .zip(&site.pages)
+        .map(|(names, p)| reproduce_of(&config, p, names, &measurements))
+        .collect();
+    let (notices, warnings) = translation_notices(&config, &site, &strings);
     let mut output = render::render(&RenderInput {
         config: &config,
         site: &site,
@@ -87,21 +94,129 @@ pub fn build_with_progress(
         strings: &strings,
         templates: &templates,
         extra_pages: &extra_pages,
-        appendices: &[],
+        reproduce: &reproduce,
+        notices: &notices,
     })?;
+    for (p, names) in site.pages.iter().zip(&used) {
+        if !names.is_empty() {
+            output.insert(
+                format!("{}results.json", p.url.trim_start_matches('/')),
+                results_json(p, names, &measurements),
+            );
+        }
+    }
     add_static_files(&config, &theme, &site, &mut output)?;
     check_links(&site, &bodies, &output)?;
     // A cache that cannot be saved only costs time in the next build.
     let _ = highlighter.save();
     Ok(Built {
         missing_translations: missing_translations(&config, &site),
-        warnings: Vec::new(),
+        warnings,
         pages: site.pages.len(),
         experiments_ran: measurements.ran.clone(),
         experiments_used: measurements.by_name.keys().cloned().collect(),
         config,
         output,
     })
+}
+
+/// The experiments each page uses (prose, blocks, excerpts, claims) that have measurements.
+fn experiments_per_page(site: &Site, m: &experiments::Measurements) -> Vec<BTreeSet<String>> {
+    site.pages
+        .iter()
+        .map(|p| {
+            let mut names: BTreeSet<String> = markdown::experiment_refs(&p.doc.body)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect();
+            for (claim, _) in &p.doc.front.claims {
+                names.extend(claims::experiments_of(claim));
+            }
+            names.retain(|n| m.by_name.contains_key(n));
+            names
+        })
+        .collect()
+}
+
+fn reproduce_of(
+    config: &SiteConfig,
+    page: &site::Page,
+    names: &BTreeSet<String>,
+    m: &experiments::Measurements,
+) -> Vec<Reproduce> {
+    names
+        .iter()
+        .map(|name| {
+            let p = &m.by_name[name].record.provenance;
+            Reproduce {
+                experiment: name.clone(),
+                source_url: format!("{}experiments/{name}/", config.lang_prefix(&page.doc.lang)),
+                command: p.command.clone(),
+                lock_hash: p.lock_hash.clone(),
+                source_hash: p.source_hash.clone(),
+                machine: format!("{}, {} × CPU, Linux {}", p.cpu, p.cores, p.kernel),
+                rustc: p.rustc.clone(),
+                measured_at: p.measured_at.clone(),
+                quick: p.quick,
+            }
+        })
+        .collect()
+}
+
+/// `results.json` of a page: the results and provenance of every experiment it uses.
+fn results_json(
+    page: &site::Page,
+    names: &BTreeSet<String>,
+    m: &experiments::Measurements,
+) -> Vec<u8> {
+    let experiments: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .map(|n| {
+            let r = &m.by_name[n].record;
+            (n.clone(), serde_json::json!({ "provenance": r.provenance, "results": r.results, "output": r.output }))
+        })
+        .collect();
+    let doc = serde_json::json!({ "article": page.url, "title": page.doc.front.title, "experiments": experiments });
+    serde_json::to_vec_pretty(&doc).unwrap_or_default()
+}
+
+/// Per page, the notice that its original changed since it was translated; and the warnings.
+fn translation_notices(
+    config: &SiteConfig,
+    site: &Site,
+    strings: &std::collections::BTreeMap<crate::lang::Lang, crate::i18n::Strings>,
+) -> (Vec<Option<String>>, Vec<Diagnostic>) {
+    let mut warnings = Vec::new();
+    let notices = site
+        .pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let recorded = p.doc.front.translated_from.as_deref()?;
+            let original = site.translation(i, &config.default_lang).map(|j| &site.pages[j])?;
+            if original.doc.content_hash == recorded {
+                return None;
+            }
+            warnings.push(
+                Diagnostic::new(
+                    Place::file(&p.doc.path),
+                    format!(
+                        "the original {} changed since this translation was made (translated_from: {recorded}, original now {})",
+                        original.doc.path.display(),
+                        original.doc.content_hash
+                    ),
+                )
+                .with_hint(format!(
+                    "update the translation, then run `measured translated {} {}`",
+                    p.doc.dir,
+                    p.doc.lang
+                )),
+            );
+            let t = &strings[&p.doc.lang];
+            Some(t.fill("translation_outdated", &[("language", t.get(&format!("lang_{}", original.doc.lang.code())))]))
+        })
+        .collect();
+    (notices, warnings)
 }
 
 /// Both results, or every diagnostic of both.

@@ -152,8 +152,24 @@ pub struct RenderInput<'a> {
     pub strings: &'a BTreeMap<Lang, Strings>,
     pub templates: &'a Templates,
     pub extra_pages: &'a [ExtraPage],
-    /// Per page: HTML the experiment stage adds after the article (the "Reproduce" section).
-    pub appendices: &'a [String],
+    /// Per page: the experiments it uses, for its "Reproduce" section (empty when none).
+    pub reproduce: &'a [Vec<Reproduce>],
+    /// Per page: a notice that the original changed since this translation was made.
+    pub notices: &'a [Option<String>],
+}
+
+/// One experiment in an article's "Reproduce" section.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reproduce {
+    pub experiment: String,
+    pub source_url: String,
+    pub command: String,
+    pub lock_hash: String,
+    pub source_hash: String,
+    pub machine: String,
+    pub rustc: String,
+    pub measured_at: String,
+    pub quick: bool,
 }
 
 #[derive(Serialize)]
@@ -248,7 +264,8 @@ struct ArticleCtx<'a> {
     series: Option<SeriesCtx>,
     toc: &'a [TocEntry],
     content: &'a str,
-    appendix: &'a str,
+    reproduce: &'a [Reproduce],
+    results_url: Option<String>,
     related: Vec<LinkCtx>,
     translation_notice: Option<String>,
 }
@@ -525,13 +542,19 @@ impl<'a> Shared<'a> {
             series,
             toc: &body.toc,
             content: &body.html,
-            appendix: self.input.appendices.get(i).map_or("", String::as_str),
+            reproduce: self.input.reproduce.get(i).map_or(&[], Vec::as_slice),
+            results_url: self
+                .input
+                .reproduce
+                .get(i)
+                .filter(|r| !r.is_empty())
+                .map(|_| format!("{}results.json", p.url)),
             related: site
                 .related(i, 6)
                 .into_iter()
                 .map(|j| self.link(j, lang))
                 .collect(),
-            translation_notice: None,
+            translation_notice: self.input.notices.get(i).cloned().flatten(),
         };
         let mut ctx = self.context(lang, &meta);
         ctx.insert("article", &article);

@@ -58,6 +58,105 @@ pub fn new_article(
     Ok(files)
 }
 
+/// Starts the `lang` translation of an article from its original (the default language's
+/// file): same front matter, the original's body to translate, and `translated_from` set.
+pub fn new_translation(
+    config: &SiteConfig,
+    slug: &str,
+    lang: &str,
+) -> Result<PathBuf, Diagnostics> {
+    let (original_path, target) = translation_paths(config, slug, lang)?;
+    if target.exists() {
+        return Err(Diagnostic::new(Place::file(&target), "the translation already exists")
+            .with_hint(format!("after updating it, record the original it follows with `measured translated {slug} {lang}`"))
+            .into());
+    }
+    let text = std::fs::read_to_string(&original_path)
+        .map_err(|e| crate::diag::io_error(&original_path, "read the original", &e))?;
+    let split = crate::frontmatter::split(&original_path, &text)?;
+    let hash = crate::content::short_hash(split.body);
+    let mut front: Vec<&str> = split
+        .yaml
+        .lines()
+        .filter(|l| !l.starts_with("translated_from:") && !l.starts_with("draft:"))
+        .collect();
+    let extra = format!("translated_from: {hash}");
+    front.push("draft: true");
+    front.push(&extra);
+    let out = format!("---\n{}\n---\n{}", front.join("\n"), split.body);
+    write_new(&target, &out)?;
+    Ok(target)
+}
+
+/// Records that the `lang` translation of `slug` now follows the current original.
+pub fn mark_translated(
+    config: &SiteConfig,
+    slug: &str,
+    lang: &str,
+) -> Result<PathBuf, Diagnostics> {
+    let (original_path, target) = translation_paths(config, slug, lang)?;
+    let original = std::fs::read_to_string(&original_path)
+        .map_err(|e| crate::diag::io_error(&original_path, "read the original", &e))?;
+    let hash =
+        crate::content::short_hash(crate::frontmatter::split(&original_path, &original)?.body);
+    let text = std::fs::read_to_string(&target).map_err(|e| {
+        Diagnostic::new(
+            Place::file(&target),
+            format!("cannot read the translation: {e}"),
+        )
+        .with_hint(format!(
+            "start one with `measured new {slug} --translate {lang}`"
+        ))
+    })?;
+    let split = crate::frontmatter::split(&target, &text)?;
+    let mut lines: Vec<String> = split
+        .yaml
+        .lines()
+        .filter(|l| !l.starts_with("translated_from:"))
+        .map(str::to_string)
+        .collect();
+    lines.push(format!("translated_from: {hash}"));
+    let out = format!("---\n{}\n---\n{}", lines.join("\n"), split.body);
+    crate::write::atomic_file(&target, out.as_bytes())
+        .map_err(|e| crate::diag::io_error(&target, "write", &e))?;
+    Ok(target)
+}
+
+fn translation_paths(
+    config: &SiteConfig,
+    slug: &str,
+    lang: &str,
+) -> Result<(PathBuf, PathBuf), Diagnostics> {
+    let dir = config.root.join("content").join(slug);
+    let Some(lang) = config.lang(lang) else {
+        return Err(Diagnostic::new(
+            Place::file(config.root.join("site.toml")),
+            format!("language `{lang}` is not in site.toml"),
+        )
+        .into());
+    };
+    if *lang == config.default_lang {
+        return Err(Diagnostic::new(
+            Place::file(&dir),
+            format!("`{lang}` is the original language"),
+        )
+        .with_hint("translations are made from the default language into the others")
+        .into());
+    }
+    let original = dir.join(format!("index.{}.md", config.default_lang.code()));
+    if !original.exists() {
+        return Err(
+            Diagnostic::new(Place::file(&original), "the original does not exist")
+                .with_hint(format!(
+                    "write content/{slug}/index.{}.md first",
+                    config.default_lang.code()
+                ))
+                .into(),
+        );
+    }
+    Ok((original, dir.join(format!("index.{}.md", lang.code()))))
+}
+
 fn write_new(path: &Path, text: &str) -> Result<(), Diagnostics> {
     use std::io::Write;
     let mut f = std::fs::OpenOptions::new()

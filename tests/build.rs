@@ -541,3 +541,117 @@ fn new_scaffolds_both_languages_as_drafts() {
     let again = site.cli(&["new", "window-functions"]);
     assert!(!again.status.success(), "never overwrites");
 }
+
+mod translations {
+    use super::*;
+
+    fn site() -> TestSite {
+        let site = TestSite::new();
+        site.article(
+            "a",
+            "vi",
+            "title: Bài gốc\ndate: 2026-01-01\ntags: [mạng]",
+            "Nội dung gốc.\n",
+        );
+        site
+    }
+
+    #[test]
+    fn new_translate_records_the_original_and_translated_updates_it() {
+        let site = site();
+        let out = site.cli(&["new", "a", "--translate", "en"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let en = site.read("content/a/index.en.md");
+        assert!(
+            en.contains("title: Bài gốc")
+                && en.contains("draft: true")
+                && en.contains("Nội dung gốc."),
+            "{en}"
+        );
+        let recorded = en
+            .lines()
+            .find_map(|l| l.strip_prefix("translated_from: "))
+            .expect("translated_from")
+            .to_string();
+        assert_eq!(recorded.len(), 12);
+        site.write(
+            "content/a/index.vi.md",
+            &site
+                .read("content/a/index.vi.md")
+                .replace("Nội dung gốc.", "Nội dung đã sửa."),
+        );
+        let out = site.cli(&["translated", "a", "en"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let updated = site.read("content/a/index.en.md");
+        let now = updated
+            .lines()
+            .find_map(|l| l.strip_prefix("translated_from: "))
+            .unwrap();
+        assert_ne!(now, recorded);
+        assert_eq!(updated.matches("translated_from:").count(), 1);
+        assert!(
+            !site
+                .cli(&["new", "a", "--translate", "en"])
+                .status
+                .success(),
+            "never overwrites"
+        );
+    }
+
+    #[test]
+    fn an_outdated_translation_warns_and_shows_a_notice_in_its_language() {
+        let site = site();
+        assert!(
+            site.cli(&["new", "a", "--translate", "en"])
+                .status
+                .success()
+        );
+        let en = site
+            .read("content/a/index.en.md")
+            .replace("draft: true\n", "")
+            .replace("Nội dung gốc.", "The original text.");
+        site.write("content/a/index.en.md", &en);
+        let fresh = site.build().unwrap_or_else(|e| panic!("{e}"));
+        assert!(fresh.warnings.is_empty());
+        assert!(texts(&html(&fresh, "en/a/index.html"), ".translation-notice").is_empty());
+
+        site.write(
+            "content/a/index.vi.md",
+            &site
+                .read("content/a/index.vi.md")
+                .replace("Nội dung gốc.", "Nội dung gốc, đã bổ sung."),
+        );
+        let stale = site.build().unwrap();
+        assert_eq!(stale.warnings.len(), 1);
+        assert!(
+            stale.warnings[0]
+                .message
+                .contains("changed since this translation was made"),
+            "{}",
+            stale.warnings[0]
+        );
+        assert_eq!(
+            texts(&html(&stale, "en/a/index.html"), ".translation-notice"),
+            [
+                "The original (Vietnamese) has been edited since this translation was made; the translation may lag behind."
+            ]
+        );
+        let out = site.cli(&["check"]);
+        assert!(out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("warning: the original"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(site.cli(&["translated", "a", "en"]).status.success());
+        assert!(site.build().unwrap().warnings.is_empty());
+    }
+}

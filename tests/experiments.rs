@@ -465,3 +465,38 @@ mod failures {
         assert_eq!(site.read(".measured/results/flaky.json"), before);
     }
 }
+
+#[test]
+fn articles_get_a_reproduce_section_and_a_results_json() {
+    let site = nums_site();
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let doc = html(&b, "en/a/index.html");
+    assert_eq!(texts(&doc, ".reproduce h3"), ["nums"]);
+    let command = texts(&doc, ".reproduce pre");
+    assert_eq!(
+        command,
+        [
+            "cd experiments && cargo build --release -p nums && cd nums && MEASURED_RESULTS=results.json ../target/release/nums"
+        ]
+    );
+    assert_eq!(
+        attrs(&doc, ".reproduce a[type='application/json']", "href"),
+        ["/en/a/results.json"]
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(b.output.get("en/a/results.json").expect("results.json")).unwrap();
+    assert_eq!(json["article"], "/en/a/");
+    assert_eq!(
+        json["experiments"]["nums"]["results"]["t"]["ci_low"],
+        380000.0
+    );
+    assert_eq!(
+        json["experiments"]["nums"]["provenance"]["experiment"],
+        "nums"
+    );
+    assert!(
+        json["experiments"]["nums"]["provenance"]["cpu"]
+            .as_str()
+            .is_some_and(|c| !c.is_empty())
+    );
+}

@@ -1,11 +1,32 @@
 //! `measured serve`: the author's preview. Builds the site in memory, serves it on loopback,
 //! watches the sources and rebuilds, and reloads the browser; a client of the build, never a
 //! second copy of it.
+//!
+//! [`start`] returns a [`RunningServer`] that reports what happens as [`Event`]s; [`run`] is
+//! the terminal front end that prints them until Ctrl-C.
 
-use std::net::IpAddr;
-use std::path::PathBuf;
+mod http;
+mod reload;
+mod state;
+mod watch;
 
-use crate::diag::Diagnostics;
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tokio::sync::watch as tokio_watch;
+
+use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::experiments::Progress;
+use crate::pipeline::{BuildOptions, build_with_progress};
+use state::Snapshot;
+use watch::{Changes, Watcher};
+
+pub use reload::ENDPOINT as RELOAD_ENDPOINT;
+pub use state::Change;
 
 /// What `measured serve` was asked for.
 #[derive(Debug, Clone)]
@@ -17,12 +38,447 @@ pub struct ServeOptions {
     pub drafts: bool,
 }
 
-/// Runs the preview server until interrupted.
+/// How long the loop waits for more events after a batch before it rebuilds: the debouncer
+/// delivers the paths that went quiet at each tick, a save in an editor can touch several.
+const SETTLE: Duration = Duration::from_millis(10);
+
+/// What the server reports, in order; [`run`] prints them.
+#[derive(Debug)]
+pub enum Event {
+    /// The server listens at `url`; `exposed` when other machines can reach it.
+    Listening { url: String, exposed: bool },
+    /// A build succeeded.
+    Built(Rebuild),
+    /// A build failed: the last good site stays up under an overlay.
+    Failed {
+        diagnostics: Diagnostics,
+        took: Duration,
+        /// Whether an earlier build succeeded (its site is still served).
+        has_site: bool,
+    },
+    /// An experiment is being compiled or run (its sources changed).
+    Experiment(String),
+    /// The watcher reported a problem (events may have been lost).
+    WatchError(String),
+    /// Opening the browser failed.
+    OpenFailed(String),
+    /// Ctrl-C: the server is stopping.
+    Interrupted,
+}
+
+/// A successful build and what it did to the open pages.
+#[derive(Debug)]
+pub struct Rebuild {
+    /// The sources that triggered it (empty for the first build).
+    pub changed: Vec<PathBuf>,
+    pub pages: usize,
+    pub files: usize,
+    pub took: Duration,
+    pub warnings: Vec<Diagnostic>,
+    /// `None` when no page had anything to update.
+    pub effect: Option<Change>,
+    /// The build before this one had failed.
+    pub fixed: bool,
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Listening { url, exposed } => {
+                write!(f, "serving {url} (Ctrl-C to stop)")?;
+                if *exposed {
+                    write!(
+                        f,
+                        "\nwarning: listening on a non-loopback address: the preview is \
+                         reachable from other machines on the network"
+                    )?;
+                }
+                Ok(())
+            }
+            Event::Built(r) => write!(f, "{r}"),
+            Event::Failed {
+                diagnostics,
+                took,
+                has_site,
+            } => {
+                let serving = if *has_site {
+                    "still serving the last good site"
+                } else {
+                    "serving the error until it is fixed"
+                };
+                let n = diagnostics.0.len();
+                write!(
+                    f,
+                    "{diagnostics}\nbuild failed in {took:.1?} ({n} problem(s)); {serving}"
+                )
+            }
+            Event::Experiment(line) => write!(f, "{line}"),
+            Event::WatchError(e) => write!(f, "warning: watching the sources: {e}"),
+            Event::OpenFailed(e) => write!(f, "warning: cannot open a browser: {e}"),
+            Event::Interrupted => write!(f, "stopping"),
+        }
+    }
+}
+
+impl fmt::Display for Rebuild {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for w in &self.warnings {
+            writeln!(f, "{}: warning: {}", w.place, w.message)?;
+        }
+        let Rebuild {
+            pages, files, took, ..
+        } = self;
+        if self.changed.is_empty() {
+            return write!(f, "built {pages} pages, {files} files in {took:.1?}");
+        }
+        let names: Vec<String> = self
+            .changed
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let effect = match self.effect {
+            None | Some(Change::Nothing) => "no page changed",
+            Some(Change::Styles) => "stylesheets swapped",
+            Some(Change::Pages) => "pages reloaded",
+        };
+        let fixed = if self.fixed { "error fixed, " } else { "" };
+        write!(
+            f,
+            "rebuilt in {took:.1?} ({}): {fixed}{effect}",
+            names.join(", ")
+        )
+    }
+}
+
+/// A server running in the background; stopped when dropped.
+pub struct RunningServer {
+    addr: SocketAddr,
+    events: mpsc::Receiver<Event>,
+    event_tx: mpsc::Sender<Event>,
+    loop_tx: mpsc::Sender<LoopMsg>,
+    shutdown: tokio_watch::Sender<bool>,
+    rebuild_loop: Option<JoinHandle<()>>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl RunningServer {
+    /// The address the server listens on (the real port when asked for port 0).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://addr/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// What the server reports, in order (first build, listening, rebuilds, errors).
+    pub fn events(&self) -> &mpsc::Receiver<Event> {
+        &self.events
+    }
+
+    /// Reports [`Event::Interrupted`] on Ctrl-C.
+    pub fn report_ctrl_c(&self) {
+        let tx = self.event_tx.clone();
+        if let Some(rt) = &self.runtime {
+            rt.spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    let _ = tx.send(Event::Interrupted);
+                }
+            });
+        }
+    }
+
+    /// Stops watching and serving; open reload channels end.
+    pub fn stop(mut self) {
+        self.stop_inner();
+    }
+
+    fn stop_inner(&mut self) {
+        let _ = self.loop_tx.send(LoopMsg::Stop);
+        let _ = self.shutdown.send(true);
+        if let Some(handle) = self.rebuild_loop.take() {
+            let _ = handle.join();
+        }
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_timeout(Duration::from_secs(1));
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        self.stop_inner();
+    }
+}
+
+/// What the rebuild loop receives.
+enum LoopMsg {
+    Files(notify_debouncer_full::DebounceEventResult),
+    Stop,
+}
+
+/// Binds, starts watching, builds, then serves. A failed first build is not an error: the
+/// server shows the diagnostics until a save fixes them.
+pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
+    let root = std::fs::canonicalize(&opts.root)
+        .map_err(|e| crate::diag::io_error(&opts.root, "open the site folder", &e))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("measured-serve")
+        .enable_all()
+        .build()
+        .map_err(|e| place_error(&root, format!("cannot start the server runtime: {e}")))?;
+    // Bind before building, to fail fast on a busy port; connections wait for the build.
+    let listener = bind(&runtime, SocketAddr::new(opts.bind, opts.port), &root)?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| place_error(&root, format!("cannot read the listening address: {e}")))?;
+    // Watch before building, so that a save during the first build is not lost.
+    let (loop_tx, loop_rx) = mpsc::channel();
+    let fs_tx = loop_tx.clone();
+    let watcher = Watcher::new(&root, move |result| {
+        let _ = fs_tx.send(LoopMsg::Files(result));
+    })
+    .map_err(|e| place_error(&root, format!("cannot watch the sources: {e}")))?;
+
+    let build = BuildOptions {
+        root: root.clone(),
+        drafts: opts.drafts,
+        ..BuildOptions::default()
+    };
+    let (event_tx, events) = mpsc::channel();
+    let instance = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let empty = Snapshot::empty(instance);
+    let first = rebuild(&build, &empty, Vec::new(), &event_tx);
+    let _ = event_tx.send(first.event);
+    let snapshot = first.snapshot.unwrap_or(empty);
+
+    let (snapshots, shutdown) = spawn_http(&runtime, listener, snapshot);
+    let _ = event_tx.send(Event::Listening {
+        url: format!("http://{addr}/"),
+        exposed: !opts.bind.is_loopback(),
+    });
+    let ctx = LoopContext {
+        build,
+        root,
+        watcher,
+        snapshots,
+        events: event_tx.clone(),
+    };
+    let rebuild_loop = std::thread::Builder::new()
+        .name("measured-rebuild".into())
+        .spawn(move || rebuild_loop(ctx, &loop_rx))
+        .map_err(|e| place_error(&opts.root, format!("cannot start the rebuild thread: {e}")))?;
+    Ok(RunningServer {
+        addr,
+        events,
+        event_tx,
+        loop_tx,
+        shutdown,
+        rebuild_loop: Some(rebuild_loop),
+        runtime: Some(runtime),
+    })
+}
+
+fn bind(
+    runtime: &tokio::runtime::Runtime,
+    addr: SocketAddr,
+    root: &Path,
+) -> Result<tokio::net::TcpListener, Diagnostics> {
+    runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|e| {
+            Diagnostics::one(
+                Diagnostic::new(Place::file(root), format!("cannot listen on {addr}: {e}"))
+                    .with_hint("pick another port with --port, or stop the other server"),
+            )
+        })
+}
+
+/// Serves `snapshot` and its successors; returns the senders that publish the next snapshot
+/// and stop the server.
+fn spawn_http(
+    runtime: &tokio::runtime::Runtime,
+    listener: tokio::net::TcpListener,
+    snapshot: Snapshot,
+) -> (
+    tokio_watch::Sender<Arc<Snapshot>>,
+    tokio_watch::Sender<bool>,
+) {
+    let (snapshot_tx, snapshot_rx) = tokio_watch::channel(Arc::new(snapshot));
+    let (shutdown, shutdown_rx) = tokio_watch::channel(false);
+    let app = http::router(http::AppState {
+        snapshots: snapshot_rx,
+        shutdown: shutdown_rx.clone(),
+    });
+    let mut stop_serving = shutdown_rx;
+    runtime.spawn(async move {
+        let stopped = async move {
+            let _ = stop_serving.wait_for(|stop| *stop).await;
+        };
+        // Errors of single connections are handled inside; this returns when stopped.
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(stopped)
+            .await;
+    });
+    (snapshot_tx, shutdown)
+}
+
+/// Serves until Ctrl-C, printing what happens: the terminal front end of `serve`.
+#[allow(
+    clippy::print_stderr,
+    reason = "main hands the whole serve session to run, which prints its events as they happen"
+)]
 pub fn run(opts: ServeOptions) -> Result<(), Diagnostics> {
-    let _ = opts;
-    Err(crate::diag::Diagnostic::new(
-        crate::diag::Place::file("."),
-        "serve is not implemented yet",
-    )
-    .into())
+    let open = opts.open;
+    let server = start(opts)?;
+    server.report_ctrl_c();
+    if open {
+        if let Err(e) = ::open::that_detached(server.url()) {
+            let _ = server.event_tx.send(Event::OpenFailed(e.to_string()));
+        }
+    }
+    while let Ok(event) = server.events().recv() {
+        eprintln!("{event}");
+        if matches!(event, Event::Interrupted) {
+            break;
+        }
+    }
+    server.stop();
+    Ok(())
+}
+
+fn place_error(root: &Path, message: String) -> Diagnostics {
+    Diagnostics::one(Diagnostic::new(Place::file(root), message))
+}
+
+/// What the rebuild loop owns.
+struct LoopContext {
+    build: BuildOptions,
+    root: PathBuf,
+    watcher: Watcher,
+    snapshots: tokio_watch::Sender<Arc<Snapshot>>,
+    events: mpsc::Sender<Event>,
+}
+
+/// Waits for changes, gathers every event that follows closely, rebuilds once, publishes;
+/// one build at a time, so saves during a build end in one more build, not several.
+fn rebuild_loop(mut ctx: LoopContext, rx: &mpsc::Receiver<LoopMsg>) {
+    while let Ok(msg) = rx.recv() {
+        let mut changes = Changes::default();
+        let mut stop = !take(&mut ctx, msg, &mut changes);
+        while !stop {
+            match rx.recv_timeout(SETTLE) {
+                Ok(msg) => stop = !take(&mut ctx, msg, &mut changes),
+                Err(_) => break,
+            }
+        }
+        if stop {
+            return;
+        }
+        if changes.is_empty() {
+            continue;
+        }
+        if let Err(e) = ctx.watcher.refresh(&changes) {
+            let _ = ctx.events.send(Event::WatchError(e.to_string()));
+        }
+        let now = ctx.snapshots.borrow().clone();
+        let changed = changes.paths.into_iter().collect();
+        let done = rebuild(&ctx.build, &now, changed, &ctx.events);
+        if let Some(snapshot) = done.snapshot {
+            ctx.snapshots.send_replace(Arc::new(snapshot));
+        }
+        let _ = ctx.events.send(done.event);
+    }
+}
+
+/// Adds a message's changes; `false` on [`LoopMsg::Stop`].
+fn take(ctx: &mut LoopContext, msg: LoopMsg, changes: &mut Changes) -> bool {
+    match msg {
+        LoopMsg::Stop => false,
+        LoopMsg::Files(Ok(events)) => {
+            changes.merge(watch::changes(&ctx.root, &events));
+            true
+        }
+        LoopMsg::Files(Err(errors)) => {
+            for e in errors {
+                let _ = ctx.events.send(Event::WatchError(e.to_string()));
+            }
+            true
+        }
+    }
+}
+
+/// The result of one build: the snapshot to publish (if anything changed) and the report.
+struct Done {
+    snapshot: Option<Snapshot>,
+    event: Event,
+}
+
+fn rebuild(
+    build: &BuildOptions,
+    now: &Snapshot,
+    changed: Vec<PathBuf>,
+    events: &mpsc::Sender<Event>,
+) -> Done {
+    let started = Instant::now();
+    match build_with_progress(build, &Report(events)) {
+        Ok(built) => {
+            let (pages, files) = (built.pages, built.output.len());
+            let next = now.succeeded(built.output);
+            let effect = next.as_ref().map(|(_, change)| *change);
+            Done {
+                snapshot: next.map(|(s, _)| s),
+                event: Event::Built(Rebuild {
+                    changed,
+                    pages,
+                    files,
+                    took: started.elapsed(),
+                    warnings: built.warnings,
+                    effect,
+                    fixed: now.error.is_some(),
+                }),
+            }
+        }
+        Err(diagnostics) => Done {
+            snapshot: now.failed(diagnostics.clone()),
+            event: Event::Failed {
+                diagnostics,
+                took: started.elapsed(),
+                has_site: now.site.is_some(),
+            },
+        },
+    }
+}
+
+/// Experiments' progress, reported as [`Event::Experiment`] lines.
+struct Report<'a>(&'a mpsc::Sender<Event>);
+
+impl Report<'_> {
+    fn say(&self, line: String) {
+        let _ = self.0.send(Event::Experiment(line));
+    }
+}
+
+impl Progress for Report<'_> {
+    fn compile_started(&self, names: &[String]) {
+        self.say(format!("compiling experiments: {}", names.join(", ")));
+    }
+
+    fn compile_finished(&self, ok: bool, elapsed: Duration) {
+        let how = if ok { "compiled" } else { "compiling failed" };
+        self.say(format!("experiments {how} in {elapsed:.1?}"));
+    }
+
+    fn run_started(&self, name: &str, index: usize, total: usize) {
+        self.say(format!("running experiment {name} ({index}/{total})"));
+    }
+
+    fn run_finished(&self, name: &str, ok: bool, elapsed: Duration) {
+        let how = if ok { "finished" } else { "failed" };
+        self.say(format!("experiment {name} {how} in {elapsed:.1?}"));
+    }
 }
