@@ -50,6 +50,8 @@ impl BuildFailure {
 pub fn build(dir: &Path, names: &[String], progress: &dyn Progress) -> Result<(), BuildFailure> {
     progress.compile_started(names);
     let started = Instant::now();
+    // Absolute: cargo reads CARGO_TARGET_DIR relative to its own working directory.
+    let dir = &std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let mut cmd = Command::new("cargo");
     cmd.args(["build", "--release", "--keep-going", "--color", "never"])
         .current_dir(dir)
