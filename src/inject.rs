@@ -436,15 +436,23 @@ impl Injector<'_> {
             ))
             .hint("write ```source <experiment> <region>"));
         };
-        let info = self.measurements.crates.get(name).ok_or_else(|| {
-            let hint =
-                crate::diag::closest(name, self.measurements.crates.keys().map(String::as_str))
-                    .map_or_else(
-                        || "the experiments are the folders of experiments/".to_string(),
-                        |c| format!("did you mean `{c}`?"),
-                    );
-            HookError::new(format!("unknown experiment `{name}`")).hint(hint)
-        })?;
+        let m = self.measurements;
+        let info = m
+            .crates
+            .get(name)
+            .or_else(|| m.libraries.get(name))
+            .ok_or_else(|| {
+                let names = m
+                    .crates
+                    .keys()
+                    .chain(m.libraries.keys())
+                    .map(String::as_str);
+                let hint = crate::diag::closest(name, names).map_or_else(
+                    || "the experiments and libraries are the folders of experiments/".to_string(),
+                    |c| format!("did you mean `{c}`?"),
+                );
+                HookError::new(format!("unknown experiment `{name}`")).hint(hint)
+            })?;
         let (file, code) = find_region(info, region)?;
         let t = &self.strings[lang];
         let html = self.highlighter.highlight("rust", &code);
@@ -632,19 +640,32 @@ fn file_anchor(file: &str) -> String {
 /// The published source page of every experiment the site uses, in every language.
 pub fn source_pages(inj: &Injector<'_>) -> Vec<ExtraPage> {
     let mut pages = Vec::new();
-    for name in inj.measurements.by_name.keys() {
-        let Some(info) = inj.measurements.crates.get(name) else {
-            continue;
-        };
+    let m = inj.measurements;
+    let used = m.by_name.keys().filter_map(|n| m.crates.get(n));
+    let libraries = if m.by_name.is_empty() {
+        None
+    } else {
+        Some(m.libraries.values())
+    };
+    for info in used.chain(libraries.into_iter().flatten()) {
+        let name = &info.name;
         for lang in inj.config.langs() {
             let t = &inj.strings[lang];
             let title = t.fill("source_page_title", &[("experiment", name)]);
-            let mut body = format!(
-                "<h1>{}</h1>\n<p>{}</p>\n<pre class=\"code\"><code>{}</code></pre>\n",
-                escape(&title),
-                escape(&t.fill("source_page_intro", &[("experiment", name)])),
-                escape(&crate::experiments::reproduce_command(name, false))
-            );
+            let mut body = if m.libraries.contains_key(name) {
+                format!(
+                    "<h1>{}</h1>\n<p>{}</p>\n",
+                    escape(&title),
+                    escape(&t.fill("library_page_intro", &[("library", name)]))
+                )
+            } else {
+                format!(
+                    "<h1>{}</h1>\n<p>{}</p>\n<pre class=\"code\"><code>{}</code></pre>\n",
+                    escape(&title),
+                    escape(&t.fill("source_page_intro", &[("experiment", name)])),
+                    escape(&crate::experiments::reproduce_command(name, false))
+                )
+            };
             for rel in &info.files {
                 let file = rel.to_string_lossy().replace('\\', "/");
                 let text = std::fs::read_to_string(info.dir.join(rel)).unwrap_or_default();

@@ -11,6 +11,7 @@
 //! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel
 //! 7. [`render`]: the model + bodies → every output file, in parallel ([`output::Output`])
 //! 8. [`links`]: every internal link and anchor checked against the output
+//!    ([`search`] then indexes the checked articles, one index per language)
 //! 9. [`write`]: the output written atomically (or served from memory by [`serve`])
 //!
 //! Errors are [`diag::Diagnostics`] naming file, line and column; only `main` prints them.
@@ -36,6 +37,7 @@ pub mod output;
 pub mod pipeline;
 pub mod render;
 pub mod scaffold;
+pub mod search;
 pub mod serve;
 pub mod site;
 pub mod theme;

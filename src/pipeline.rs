@@ -107,6 +107,9 @@ pub fn build_with_progress(
     }
     add_static_files(&config, &theme, &site, &mut output)?;
     check_links(&site, &bodies, &output)?;
+    for (path, bytes) in crate::search::index(&output)? {
+        output.insert(path, bytes);
+    }
     // A cache that cannot be saved only costs time in the next build.
     let _ = highlighter.save();
     Ok(Built {

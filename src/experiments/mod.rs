@@ -97,6 +97,8 @@ pub struct Measurements {
     pub by_name: BTreeMap<String, Measurement>,
     /// Every experiment crate of the workspace (for suggestions, source pages and excerpts).
     pub crates: BTreeMap<String, CrateInfo>,
+    /// Library crates of the workspace (quoted by excerpts, published as source pages).
+    pub libraries: BTreeMap<String, CrateInfo>,
     /// Experiments built and run by this build, in order.
     pub ran: Vec<String>,
 }

@@ -79,6 +79,40 @@ pub fn discover(dir: &Path) -> Result<BTreeMap<String, CrateInfo>, Diagnostics> 
     diags.into_result(crates)
 }
 
+/// The library crates of the workspace (the harness, shared models): not experiments, but
+/// their code runs inside experiments, so articles may quote it and the site publishes it.
+pub fn libraries(dir: &Path) -> BTreeMap<String, CrateInfo> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return BTreeMap::new();
+    };
+    let mut libs = BTreeMap::new();
+    for crate_dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let is_lib =
+            crate_dir.join("src/lib.rs").is_file() && !crate_dir.join("src/main.rs").is_file();
+        let Ok(name) = package_name(&crate_dir) else {
+            continue;
+        };
+        if is_lib {
+            let files = source_files(&crate_dir);
+            let mut hasher = blake3::Hasher::new();
+            for rel in &files {
+                hasher.update(&std::fs::read(crate_dir.join(rel)).unwrap_or_default());
+            }
+            let source_hash = hasher.finalize().to_hex().to_string();
+            libs.insert(
+                name.clone(),
+                CrateInfo {
+                    name,
+                    dir: crate_dir,
+                    files,
+                    source_hash,
+                },
+            );
+        }
+    }
+    libs
+}
+
 fn package_name(crate_dir: &Path) -> Result<String, Diagnostic> {
     let path = crate_dir.join("Cargo.toml");
     let text =
