@@ -53,8 +53,34 @@ pub struct Content {
     pub assets: Vec<(String, Vec<PathBuf>)>,
 }
 
+/// Parsed articles of an earlier build, by path, with the stamp (length, modification time)
+/// of the file they were parsed from.
+pub type DocMemo = std::collections::HashMap<PathBuf, (Stamp, SourceDoc)>;
+
+/// What identifies a version of a file without reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Option<Stamp> {
+        let m = std::fs::metadata(path).ok()?;
+        Some(Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+        })
+    }
+}
+
 /// Walks `content/` and parses every article file, reporting all errors together.
 pub fn load(config: &SiteConfig) -> Result<Content, Diagnostics> {
+    load_with(config, &DocMemo::new()).map(|(c, _)| c)
+}
+
+/// [`load`], reusing the documents of `memo` whose files did not change; returns the new memo.
+pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMemo), Diagnostics> {
     let content_dir = config.root.join("content");
     if !content_dir.is_dir() {
         return Err(
@@ -130,21 +156,38 @@ pub fn load(config: &SiteConfig) -> Result<Content, Diagnostics> {
             }
         }
     }
-    let parsed: Vec<Result<SourceDoc, Diagnostic>> = md_files
+    let parsed: Vec<Result<(Option<Stamp>, SourceDoc), Diagnostic>> = md_files
         .into_par_iter()
-        .map(|(path, dir, lang)| load_doc(&path, dir, lang))
+        .map(|(path, dir, lang)| {
+            let stamp = Stamp::of(&path);
+            match memo.get(&path) {
+                Some((old, doc)) if Some(*old) == stamp && doc.dir == dir && doc.lang == lang => {
+                    Ok((stamp, doc.clone()))
+                }
+                _ => load_doc(&path, dir, lang).map(|d| (stamp, d)),
+            }
+        })
         .collect();
     let mut docs = Vec::new();
+    let mut next = DocMemo::new();
     for p in parsed {
         match p {
-            Ok(d) => docs.push(d),
+            Ok((stamp, d)) => {
+                if let Some(stamp) = stamp {
+                    next.insert(d.path.clone(), (stamp, d.clone()));
+                }
+                docs.push(d);
+            }
             Err(d) => diags.push(d),
         }
     }
-    diags.into_result(Content {
-        docs,
-        assets: assets.into_iter().collect(),
-    })
+    let next_memo = next;
+    diags
+        .into_result(Content {
+            docs,
+            assets: assets.into_iter().collect(),
+        })
+        .map(|c| (c, next_memo))
 }
 
 enum MdKind {

@@ -15,6 +15,11 @@ impl Output {
         self.files.insert(path, Arc::from(bytes));
     }
 
+    /// Inserts bytes shared with a memo (no copy).
+    pub fn insert_shared(&mut self, path: String, bytes: Arc<[u8]>) {
+        self.files.insert(path, bytes);
+    }
+
     pub fn get(&self, path: &str) -> Option<&[u8]> {
         self.files.get(path).map(|b| &b[..])
     }

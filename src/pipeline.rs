@@ -39,6 +39,8 @@ pub struct Built {
     pub experiments_ran: Vec<String>,
     /// Experiments whose results the site uses.
     pub experiments_used: Vec<String>,
+    /// What this build rendered rather than reused.
+    pub work: Work,
 }
 
 /// Runs every stage but writing, silently.
@@ -51,76 +53,183 @@ pub fn build_with_progress(
     opts: &BuildOptions,
     progress: &dyn Progress,
 ) -> Result<Built, Diagnostics> {
-    let config = config::load(&opts.root)?;
-    let theme = theme::load(&opts.root)?;
-    let strings = i18n::load(&config, &theme)?;
-    let templates = render::compile(&theme)?;
-    let content = content::load(&config)?;
-    let site = site::assemble(
-        &config,
-        content,
-        AssembleOptions {
-            drafts: opts.drafts,
-        },
-    )?;
-    let measurements = experiments::measure(
-        &config,
-        &wanted_experiments(&site),
-        &opts.experiments,
-        progress,
-    )?;
-    let highlighter = Highlighter::with_cache_file(&cache_dir(&config).join("highlight.json"));
-    let hooks = Injector {
-        measurements: &measurements,
-        strings: &strings,
-        config: &config,
-        highlighter: &highlighter,
-    };
-    let bodies = render_bodies(&config, &site, &strings, &highlighter, &hooks);
-    let claims = claims::check_site(&site, &measurements);
-    let (bodies, ()) = join_results(bodies, claims)?;
-    let extra_pages = inject::source_pages(&hooks);
-    let used = experiments_per_page(&site, &measurements);
-    let reproduce: Vec<Vec<Reproduce>> = used
-        .iter()
-        .zip(&site.pages)
-        .map(|(names, p)| reproduce_of(&config, p, names, &measurements))
-        .collect();
-    let (notices, warnings) = translation_notices(&config, &site, &strings);
-    let mut output = render::render(&RenderInput {
-        config: &config,
-        site: &site,
-        bodies: &bodies,
-        strings: &strings,
-        templates: &templates,
-        extra_pages: &extra_pages,
-        reproduce: &reproduce,
-        notices: &notices,
-    })?;
-    for (p, names) in site.pages.iter().zip(&used) {
-        if !names.is_empty() {
-            output.insert(
-                format!("{}results.json", p.url.trim_start_matches('/')),
-                results_json(p, names, &measurements),
-            );
+    Session::new(opts.clone()).build(progress)
+}
+
+/// Builds that share what did not change between them (`serve`, benchmarks): parsed articles
+/// by file stamp, rendered bodies by the hash of their inputs, rendered pages by the hash of
+/// their template context, and the machine description. Every build is still the whole
+/// pipeline; the memo only skips work whose inputs are unchanged.
+pub struct Session {
+    opts: BuildOptions,
+    memo: Memo,
+}
+
+#[derive(Default)]
+struct Memo {
+    docs: content::DocMemo,
+    bodies: std::collections::HashMap<blake3::Hash, Rendered>,
+    pages: render::PageMemo,
+    /// Hash of the configuration and theme the memoised pages were rendered with.
+    theme: Option<blake3::Hash>,
+    machine: Option<experiments::machine::Machine>,
+}
+
+/// What the last build of a session did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Article bodies rendered from Markdown (not reused).
+    pub bodies_rendered: usize,
+    /// Output files rendered from templates (not reused).
+    pub pages_rendered: usize,
+}
+
+impl Session {
+    pub fn new(opts: BuildOptions) -> Session {
+        Session {
+            opts,
+            memo: Memo::default(),
         }
     }
-    add_static_files(&config, &theme, &site, &mut output)?;
-    check_links(&site, &bodies, &output)?;
-    for (path, bytes) in crate::search::index(&output)? {
-        output.insert(path, bytes);
+
+    pub fn options(&self) -> &BuildOptions {
+        &self.opts
     }
-    // A cache that cannot be saved only costs time in the next build.
-    let _ = highlighter.save();
-    Ok(Built {
-        missing_translations: missing_translations(&config, &site),
-        warnings,
-        pages: site.pages.len(),
-        experiments_ran: measurements.ran.clone(),
-        experiments_used: measurements.by_name.keys().cloned().collect(),
-        config,
-        output,
-    })
+
+    /// Runs every stage but writing.
+    pub fn build(&mut self, progress: &dyn Progress) -> Result<Built, Diagnostics> {
+        let opts = &self.opts;
+        let config = config::load(&opts.root)?;
+        let theme = theme::load(&opts.root)?;
+        let strings = i18n::load(&config, &theme)?;
+        let templates = render::compile(&theme)?;
+        let fingerprint = theme_fingerprint(&config, &theme);
+        if self.memo.theme != Some(fingerprint) {
+            self.memo.pages.clear();
+            self.memo.bodies.clear();
+            self.memo.theme = Some(fingerprint);
+        }
+        let (content, docs) = content::load_with(&config, &self.memo.docs)?;
+        self.memo.docs = docs;
+        let site = site::assemble(
+            &config,
+            content,
+            AssembleOptions {
+                drafts: opts.drafts,
+            },
+        )?;
+        let machine = self
+            .memo
+            .machine
+            .get_or_insert_with(|| experiments::machine::Machine::read(&config.experiments.dir));
+        let measurements = experiments::measure_on(
+            &config,
+            &wanted_experiments(&site),
+            &opts.experiments,
+            progress,
+            machine,
+        )?;
+        let highlighter = Highlighter::with_cache_file(&cache_dir(&config).join("highlight.json"));
+        let hooks = Injector {
+            measurements: &measurements,
+            strings: &strings,
+            config: &config,
+            highlighter: &highlighter,
+        };
+        let results_fingerprint = measurements_fingerprint(&measurements);
+        let (bodies, bodies_rendered) = render_bodies(
+            &config,
+            &site,
+            &strings,
+            &highlighter,
+            &hooks,
+            &self.memo.bodies,
+            results_fingerprint,
+        );
+        let claims = claims::check_site(&site, &measurements);
+        let (bodies, ()) = join_results(bodies, claims)?;
+        let extra_pages = inject::source_pages(&hooks);
+        let used = experiments_per_page(&site, &measurements);
+        let reproduce: Vec<Vec<Reproduce>> = used
+            .iter()
+            .zip(&site.pages)
+            .map(|(names, p)| reproduce_of(&config, p, names, &measurements))
+            .collect();
+        let (notices, warnings) = translation_notices(&config, &site, &strings);
+        let (mut output, pages) = render::render(&RenderInput {
+            config: &config,
+            site: &site,
+            bodies: &bodies.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>(),
+            strings: &strings,
+            templates: &templates,
+            extra_pages: &extra_pages,
+            reproduce: &reproduce,
+            notices: &notices,
+            memo: &self.memo.pages,
+        })?;
+        let pages_rendered = pages
+            .iter()
+            .filter(|(path, (hash, _))| self.memo.pages.get(*path).is_none_or(|(h, _)| h != hash))
+            .count();
+        self.memo.pages = pages;
+        for (p, names) in site.pages.iter().zip(&used) {
+            if !names.is_empty() {
+                output.insert(
+                    format!("{}results.json", p.url.trim_start_matches('/')),
+                    results_json(p, names, &measurements),
+                );
+            }
+        }
+        add_static_files(&config, &theme, &site, &mut output)?;
+        let rendered: Vec<Rendered> = bodies.iter().map(|(_, b)| b.clone()).collect();
+        check_links(&site, &rendered, &output)?;
+        for (path, bytes) in crate::search::index(&output)? {
+            output.insert(path, bytes);
+        }
+        self.memo.bodies = bodies.into_iter().collect();
+        // A cache that cannot be saved only costs time in the next build.
+        let _ = highlighter.save();
+        Ok(Built {
+            missing_translations: missing_translations(&config, &site),
+            warnings,
+            pages: site.pages.len(),
+            experiments_ran: measurements.ran.clone(),
+            experiments_used: measurements.by_name.keys().cloned().collect(),
+            work: Work {
+                bodies_rendered,
+                pages_rendered,
+            },
+            config,
+            output,
+        })
+    }
+}
+
+/// Everything besides a page's own data that its HTML depends on: configuration, templates
+/// and UI strings.
+fn theme_fingerprint(config: &SiteConfig, theme: &theme::Theme) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(
+        std::fs::read(config.root.join("site.toml"))
+            .unwrap_or_default()
+            .as_slice(),
+    );
+    for (name, t) in &theme.templates {
+        h.update(name.as_bytes());
+        h.update(t.text.as_bytes());
+    }
+    h.finalize()
+}
+
+/// Identity of every measurement in use: a new result re-renders the pages that inject values.
+fn measurements_fingerprint(m: &experiments::Measurements) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    for (name, mm) in &m.by_name {
+        h.update(name.as_bytes());
+        h.update(mm.record.key.as_bytes());
+        h.update(mm.record.provenance.measured_at.as_bytes());
+    }
+    h.finalize()
 }
 
 /// The experiments each page uses (prose, blocks, excerpts, claims) that have measurements.
@@ -282,13 +391,21 @@ pub fn cache_dir(config: &SiteConfig) -> PathBuf {
     config.root.join(".measured")
 }
 
+/// Renders every page's Markdown, reusing bodies whose inputs hash the same as in `memo`.
+/// Returns the bodies with their input hashes, and how many were rendered anew.
+#[allow(
+    clippy::type_complexity,
+    reason = "a private helper's return value, named at its one call site"
+)]
 fn render_bodies(
     config: &SiteConfig,
     site: &Site,
     strings: &std::collections::BTreeMap<crate::lang::Lang, crate::i18n::Strings>,
     highlighter: &Highlighter,
     hooks: &dyn markdown::Hooks,
-) -> Result<Vec<Rendered>, Diagnostics> {
+    memo: &std::collections::HashMap<blake3::Hash, Rendered>,
+    results: blake3::Hash,
+) -> (Result<Vec<(blake3::Hash, Rendered)>, Diagnostics>, usize) {
     let labels: std::collections::BTreeMap<_, _> = config
         .langs()
         .map(|l| {
@@ -300,10 +417,27 @@ fn render_bodies(
             )
         })
         .collect();
-    let results: Vec<Result<Rendered, Diagnostics>> = site
+    let fresh = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<(blake3::Hash, Rendered), Diagnostics>> = site
         .pages
         .par_iter()
         .map(|p| {
+            let mut h = blake3::Hasher::new();
+            h.update(p.doc.path.as_os_str().as_encoded_bytes());
+            h.update(p.doc.lang.code().as_bytes());
+            h.update(&p.doc.body_line.to_le_bytes());
+            h.update(p.doc.body.as_bytes());
+            if p.doc.body.contains("{{")
+                || p.doc.body.contains("```experiment")
+                || p.doc.body.contains("```source")
+            {
+                h.update(results.as_bytes());
+            }
+            let key = h.finalize();
+            if let Some(r) = memo.get(&key) {
+                return Ok((key, r.clone()));
+            }
+            fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             markdown::render(&markdown::Input {
                 path: &p.doc.path,
                 body: &p.doc.body,
@@ -313,6 +447,7 @@ fn render_bodies(
                 hooks,
                 labels: &labels[&p.doc.lang],
             })
+            .map(|r| (key, r))
         })
         .collect();
     let mut diags = Diagnostics::default();
@@ -323,7 +458,7 @@ fn render_bodies(
             Err(d) => diags.extend(d),
         }
     }
-    diags.into_result(bodies)
+    (diags.into_result(bodies), fresh.into_inner())
 }
 
 fn add_static_files(

@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
+
 use serde::Serialize;
 use tera::{Context, Tera, Value};
 
@@ -133,6 +135,10 @@ impl Templates {
     }
 }
 
+/// Pages rendered by an earlier build of the same session: output path → (hash of the
+/// template's inputs, bytes). A page whose inputs hash the same is not rendered again.
+pub type PageMemo = std::collections::HashMap<String, (blake3::Hash, Arc<[u8]>)>;
+
 /// A page the experiment stage adds (an experiment's source page), rendered with `page.html`.
 #[derive(Debug, Clone)]
 pub struct ExtraPage {
@@ -156,6 +162,8 @@ pub struct RenderInput<'a> {
     pub reproduce: &'a [Vec<Reproduce>],
     /// Per page: a notice that the original changed since this translation was made.
     pub notices: &'a [Option<String>],
+    /// Pages of the previous build in this session (empty for a one-off build).
+    pub memo: &'a PageMemo,
 }
 
 /// One experiment in an article's "Reproduce" section.
@@ -271,21 +279,20 @@ struct ArticleCtx<'a> {
 }
 
 /// Renders every page of the site.
-pub fn render(input: &RenderInput<'_>) -> Result<Output, Diagnostics> {
+pub fn render(input: &RenderInput<'_>) -> Result<(Output, PageMemo), Diagnostics> {
     let shared = Shared::new(input);
-    let pages: Vec<Result<(String, Vec<u8>), Diagnostic>> = (0..input.site.pages.len())
+    let pages: Vec<Result<File, Diagnostic>> = (0..input.site.pages.len())
         .into_par_iter()
         .map(|i| {
-            shared
-                .article(i)
-                .map(|html| (path_of(&input.site.pages[i].url), html.into_bytes()))
+            let path = path_of(&input.site.pages[i].url);
+            shared.article(i, &path).map(|html| (path, html))
         })
         .collect();
     let mut diags = Diagnostics::default();
     let mut output = Output::default();
     for r in pages {
         match r {
-            Ok((path, bytes)) => output.insert(path, bytes),
+            Ok((path, bytes)) => output.insert_shared(path, bytes),
             Err(d) => diags.push(d),
         }
     }
@@ -298,25 +305,34 @@ pub fn render(input: &RenderInput<'_>) -> Result<Output, Diagnostics> {
         .collect();
     for r in listings {
         match r {
-            Ok(files) => files.into_iter().for_each(|(p, b)| output.insert(p, b)),
+            Ok(files) => files
+                .into_iter()
+                .for_each(|(p, b)| output.insert_shared(p, b)),
             Err(d) => diags.push(d),
         }
     }
     for extra in input.extra_pages {
-        match shared.extra(extra) {
-            Ok(html) => output.insert(path_of(&extra.url), html.into_bytes()),
+        let path = path_of(&extra.url);
+        match shared.extra(extra, &path) {
+            Ok(html) => output.insert_shared(path, html),
             Err(d) => diags.push(d),
         }
     }
     match shared.site_files() {
-        Ok(files) => files.into_iter().for_each(|(p, b)| output.insert(p, b)),
+        Ok(files) => files
+            .into_iter()
+            .for_each(|(p, b)| output.insert_shared(p, b)),
         Err(d) => diags.push(d),
     }
-    diags.into_result(output)
+    let memo = shared.fresh.into_inner().unwrap_or_default();
+    diags.into_result((output, memo))
 }
 
+/// An output file as (path, bytes).
+type File = (String, Arc<[u8]>);
+
 /// Output files as (path, bytes).
-type Files = Vec<(String, Vec<u8>)>;
+type Files = Vec<File>;
 
 /// The output file of a page URL: `/a/` → `a/index.html`.
 pub fn path_of(url: &str) -> String {
@@ -332,6 +348,8 @@ pub fn path_of(url: &str) -> String {
 struct Shared<'a> {
     input: &'a RenderInput<'a>,
     per_lang: BTreeMap<Lang, (Value, Value)>,
+    /// Pages rendered (or reused) by this build, for the next one.
+    fresh: Mutex<PageMemo>,
 }
 
 impl<'a> Shared<'a> {
@@ -360,7 +378,41 @@ impl<'a> Shared<'a> {
                 )
             })
             .collect();
-        Shared { input, per_lang }
+        Shared {
+            input,
+            per_lang,
+            fresh: Mutex::new(PageMemo::new()),
+        }
+    }
+
+    /// Renders `template` into `path`, or reuses the previous build's bytes when the values of
+    /// `keys` in the context hash the same (`site` and `t` change only with the theme or the
+    /// configuration, which empty the memo).
+    fn render(
+        &self,
+        path: &str,
+        template: &str,
+        ctx: &Context,
+        keys: &[&str],
+    ) -> Result<Arc<[u8]>, Diagnostic> {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(template.as_bytes());
+        for key in keys {
+            hasher.update(key.as_bytes());
+            // Through serde_json's sorted maps: Tera's own maps iterate in no fixed order.
+            let canonical = serde_json::to_value(ctx.get(key)).unwrap_or_default();
+            let _ = serde_json::to_writer(HashWriter(&mut hasher), &canonical);
+        }
+        let hash = hasher.finalize();
+        let bytes = match self.input.memo.get(path) {
+            Some((h, bytes)) if *h == hash => bytes.clone(),
+            _ => Arc::from(self.input.templates.render(template, ctx)?.into_bytes()),
+        };
+        self.fresh
+            .lock()
+            .expect("page memo")
+            .insert(path.to_string(), (hash, bytes.clone()));
+        Ok(bytes)
     }
 
     fn strings(&self, lang: &Lang) -> &Strings {
@@ -488,7 +540,7 @@ impl<'a> Shared<'a> {
             .collect()
     }
 
-    fn article(&self, i: usize) -> Result<String, Diagnostic> {
+    fn article(&self, i: usize, path: &str) -> Result<Arc<[u8]>, Diagnostic> {
         let site = self.input.site;
         let p = &site.pages[i];
         let lang = &p.doc.lang;
@@ -558,7 +610,7 @@ impl<'a> Shared<'a> {
         };
         let mut ctx = self.context(lang, &meta);
         ctx.insert("article", &article);
-        self.input.templates.render("article.html", &ctx)
+        self.render(path, "article.html", &ctx, &["meta", "article"])
     }
 
     fn json_ld(&self, p: &Page, description: &str) -> String {
@@ -615,7 +667,12 @@ impl<'a> Shared<'a> {
         );
         files.push((
             path_of(&prefix),
-            self.input.templates.render("list.html", &ctx)?.into_bytes(),
+            self.render(
+                &path_of(&prefix),
+                "list.html",
+                &ctx,
+                &["meta", "heading", "items"],
+            )?,
         ));
 
         let tags = site.tags.get(lang).cloned().unwrap_or_default();
@@ -643,7 +700,7 @@ impl<'a> Shared<'a> {
         ctx.insert("tags", &tag_links);
         files.push((
             path_of(&index_url),
-            self.input.templates.render("tags.html", &ctx)?.into_bytes(),
+            self.render(&path_of(&index_url), "tags.html", &ctx, &["meta", "tags"])?,
         ));
 
         for tag in &tags {
@@ -662,17 +719,22 @@ impl<'a> Shared<'a> {
             );
             files.push((
                 path_of(&tag.url),
-                self.input.templates.render("list.html", &ctx)?.into_bytes(),
+                self.render(
+                    &path_of(&tag.url),
+                    "list.html",
+                    &ctx,
+                    &["meta", "heading", "items"],
+                )?,
             ));
         }
         files.push((
             format!("{}atom.xml", prefix.trim_start_matches('/')),
-            self.feed(lang, &own)?.into_bytes(),
+            self.feed(lang, &own)?,
         ));
         Ok(files)
     }
 
-    fn feed(&self, lang: &Lang, pages: &[usize]) -> Result<String, Diagnostic> {
+    fn feed(&self, lang: &Lang, pages: &[usize]) -> Result<Arc<[u8]>, Diagnostic> {
         #[derive(Serialize)]
         struct Entry {
             title: String,
@@ -730,10 +792,18 @@ impl<'a> Shared<'a> {
         ctx.insert("self_url", &config.absolute(&format!("{prefix}atom.xml")));
         ctx.insert("updated", &updated);
         ctx.insert("entries", &entries);
-        self.input.templates.render("atom.xml", &ctx)
+        let path = format!("{}atom.xml", prefix.trim_start_matches('/'));
+        self.render(
+            &path,
+            "atom.xml",
+            &ctx,
+            &[
+                "title", "subtitle", "lang", "author", "home", "self_url", "updated", "entries",
+            ],
+        )
     }
 
-    fn extra(&self, page: &ExtraPage) -> Result<String, Diagnostic> {
+    fn extra(&self, page: &ExtraPage, path: &str) -> Result<Arc<[u8]>, Diagnostic> {
         let only: BTreeMap<Lang, String> = [(page.lang.clone(), page.url.clone())]
             .into_iter()
             .collect();
@@ -746,7 +816,7 @@ impl<'a> Shared<'a> {
         );
         let mut ctx = self.context(&page.lang, &meta);
         ctx.insert("content", &page.body_html);
-        self.input.templates.render("page.html", &ctx)
+        self.render(path, "page.html", &ctx, &["meta", "content"])
     }
 
     /// 404 page, sitemap and robots.txt.
@@ -765,7 +835,7 @@ impl<'a> Shared<'a> {
         let ctx = self.context(lang, &meta);
         let mut files = vec![(
             "404.html".to_string(),
-            self.input.templates.render("404.html", &ctx)?.into_bytes(),
+            self.render("404.html", "404.html", &ctx, &["meta"])?,
         )];
 
         #[derive(Serialize)]
@@ -838,21 +908,29 @@ impl<'a> Shared<'a> {
         ctx.insert("urls", &urls);
         files.push((
             "sitemap.xml".to_string(),
-            self.input
-                .templates
-                .render("sitemap.xml", &ctx)?
-                .into_bytes(),
+            self.render("sitemap.xml", "sitemap.xml", &ctx, &["urls"])?,
         ));
         let mut ctx = Context::new();
         ctx.insert("sitemap", &config.absolute("/sitemap.xml"));
         files.push((
             "robots.txt".to_string(),
-            self.input
-                .templates
-                .render("robots.txt", &ctx)?
-                .into_bytes(),
+            self.render("robots.txt", "robots.txt", &ctx, &["sitemap"])?,
         ));
         Ok(files)
+    }
+}
+
+/// Feeds serialised values straight into a hasher.
+struct HashWriter<'h>(&'h mut blake3::Hasher);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -655,3 +655,49 @@ mod translations {
         assert!(site.build().unwrap().warnings.is_empty());
     }
 }
+
+#[test]
+fn a_session_rebuild_renders_only_what_changed() {
+    let site = TestSite::fixture("basic");
+    let mut session = measured::pipeline::Session::new(site.options());
+    let silent = measured::experiments::Silent;
+    let first = session.build(&silent).unwrap();
+    assert_eq!(first.work.bodies_rendered, 5);
+    let again = session.build(&silent).unwrap();
+    assert_eq!(
+        again.work,
+        measured::pipeline::Work::default(),
+        "an unchanged rebuild renders nothing"
+    );
+    assert_eq!(again.output, first.output);
+
+    // Editing the body of one article (not its first paragraph) re-renders its body, its page
+    // and the feed that carries its full content, nothing else (the search index aside).
+    let path = "content/tcp-handshake/index.vi.md";
+    site.write(
+        path,
+        &site
+            .read(path)
+            .replace("Nội dung.", "x")
+            .replace("### Chi tiết", "### Chi tiết mới"),
+    );
+    let edited = session.build(&silent).unwrap();
+    assert_eq!(edited.work.bodies_rendered, 1);
+    let changed: Vec<&String> = edited
+        .output
+        .files
+        .iter()
+        .filter(|(p, b)| first.output.files.get(*p) != Some(b) && !p.starts_with("pagefind/"))
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(changed, ["atom.xml", "tcp-handshake/index.html"]);
+    assert_eq!(edited.work.pages_rendered, 2);
+
+    // A template change re-renders everything.
+    site.write(
+        "templates/404.html",
+        "{% extends \"base.html\" %}{% block main %}gone{% endblock main %}",
+    );
+    let themed = session.build(&silent).unwrap();
+    assert_eq!(themed.work.bodies_rendered, 5);
+}

@@ -505,8 +505,15 @@ fn articles_get_a_reproduce_section_and_a_results_json() {
 fn the_command_line_builds_experiments_from_a_relative_root() {
     let site = nums_site();
     let out = site.cli(&["build", "--root", "."]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(site.path("experiments/target/release/nums").exists());
-    assert!(!site.path("experiments/experiments").exists(), "cargo's target dir must not move under the workspace");
+    assert!(
+        !site.path("experiments/experiments").exists(),
+        "cargo's target dir must not move under the workspace"
+    );
     assert!(site.read("public/a/index.html").contains("1.234.567"));
 }

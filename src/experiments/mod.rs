@@ -124,6 +124,18 @@ pub fn measure(
     opts: &ExperimentOptions,
     progress: &dyn Progress,
 ) -> Result<Measurements, Diagnostics> {
+    let machine = machine::Machine::read(&config.experiments.dir);
+    measure_on(config, wanted, opts, progress, &machine)
+}
+
+/// [`measure`] on a machine already described (a session reads it once).
+pub fn measure_on(
+    config: &SiteConfig,
+    wanted: &BTreeSet<String>,
+    opts: &ExperimentOptions,
+    progress: &dyn Progress,
+    machine: &machine::Machine,
+) -> Result<Measurements, Diagnostics> {
     let dir = &config.experiments.dir;
     if wanted.is_empty() && !dir.join("Cargo.toml").exists() {
         return Ok(Measurements::default());
@@ -147,13 +159,12 @@ pub fn measure(
     if opts.frozen {
         return frozen(&store, wanted, measurements);
     }
-    let machine = machine::Machine::read(dir);
     let lock_hash = workspace::lock_hash(dir);
     let mut stale: Vec<String> = Vec::new();
     let mut keys = BTreeMap::new();
     for name in wanted {
         let info = &measurements.crates[name];
-        let key = workspace::result_key(info, &lock_hash, &machine, opts.quick);
+        let key = workspace::result_key(info, &lock_hash, machine, opts.quick);
         let forced = match &opts.rerun {
             Rerun::All => true,
             Rerun::Only(names) => names.contains(name),
@@ -194,7 +205,7 @@ pub fn measure(
     let lock_hash = workspace::lock_hash(dir);
     for name in &runnable {
         let key =
-            workspace::result_key(&measurements.crates[name], &lock_hash, &machine, opts.quick);
+            workspace::result_key(&measurements.crates[name], &lock_hash, machine, opts.quick);
         keys.insert(name.clone(), key);
     }
     let total = runnable.len();

@@ -21,7 +21,7 @@ use tokio::sync::watch as tokio_watch;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::experiments::Progress;
-use crate::pipeline::{BuildOptions, build_with_progress};
+use crate::pipeline::{BuildOptions, Session};
 use state::Snapshot;
 use watch::{Changes, Watcher};
 
@@ -242,17 +242,17 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
     })
     .map_err(|e| place_error(&root, format!("cannot watch the sources: {e}")))?;
 
-    let build = BuildOptions {
+    let mut session = Session::new(BuildOptions {
         root: root.clone(),
         drafts: opts.drafts,
         ..BuildOptions::default()
-    };
+    });
     let (event_tx, events) = mpsc::channel();
     let instance = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let empty = Snapshot::empty(instance);
-    let first = rebuild(&build, &empty, Vec::new(), &event_tx);
+    let first = rebuild(&mut session, &empty, Vec::new(), &event_tx);
     let _ = event_tx.send(first.event);
     let snapshot = first.snapshot.unwrap_or(empty);
 
@@ -262,7 +262,7 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
         exposed: !opts.bind.is_loopback(),
     });
     let ctx = LoopContext {
-        build,
+        session,
         root,
         watcher,
         snapshots,
@@ -357,7 +357,8 @@ fn place_error(root: &Path, message: String) -> Diagnostics {
 
 /// What the rebuild loop owns.
 struct LoopContext {
-    build: BuildOptions,
+    /// Keeps what did not change between builds.
+    session: Session,
     root: PathBuf,
     watcher: Watcher,
     snapshots: tokio_watch::Sender<Arc<Snapshot>>,
@@ -387,7 +388,7 @@ fn rebuild_loop(mut ctx: LoopContext, rx: &mpsc::Receiver<LoopMsg>) {
         }
         let now = ctx.snapshots.borrow().clone();
         let changed = changes.paths.into_iter().collect();
-        let done = rebuild(&ctx.build, &now, changed, &ctx.events);
+        let done = rebuild(&mut ctx.session, &now, changed, &ctx.events);
         if let Some(snapshot) = done.snapshot {
             ctx.snapshots.send_replace(Arc::new(snapshot));
         }
@@ -419,13 +420,13 @@ struct Done {
 }
 
 fn rebuild(
-    build: &BuildOptions,
+    session: &mut Session,
     now: &Snapshot,
     changed: Vec<PathBuf>,
     events: &mpsc::Sender<Event>,
 ) -> Done {
     let started = Instant::now();
-    match build_with_progress(build, &Report(events)) {
+    match session.build(&Report(events)) {
         Ok(built) => {
             let (pages, files) = (built.pages, built.output.len());
             let next = now.succeeded(built.output);
