@@ -517,3 +517,33 @@ fn the_command_line_builds_experiments_from_a_relative_root() {
     );
     assert!(site.read("public/a/index.html").contains("1.234.567"));
 }
+
+#[test]
+fn excerpts_may_quote_a_library_crate_of_the_workspace() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.write(
+        "experiments/shared/Cargo.toml",
+        "[package]\nname = \"shared\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    );
+    site.write("experiments/shared/src/lib.rs", "//! Shared code.\n// ANCHOR: helper\npub fn helper() -> u32 { 42 }\n// ANCHOR_END: helper\n");
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "{{ nums.big }}\n\n```source shared helper\n```\n",
+    );
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let doc = html(&b, "a/index.html");
+    assert_eq!(
+        texts(&doc, "figure.source pre"),
+        ["pub fn helper() -> u32 { 42 }"]
+    );
+    assert_eq!(
+        attrs(&doc, "figure.source figcaption a", "href"),
+        ["/experiments/shared/#file-src-lib-rs"]
+    );
+    assert!(
+        b.output.get("experiments/shared/index.html").is_some(),
+        "the library's source page is published"
+    );
+}

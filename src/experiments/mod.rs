@@ -141,8 +141,10 @@ pub fn measure_on(
         return Ok(Measurements::default());
     }
     let crates = workspace::discover(dir)?;
+    let libraries = workspace::libraries(dir);
     let mut measurements = Measurements {
         crates,
+        libraries,
         ..Default::default()
     };
     if wanted.is_empty() {
