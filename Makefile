@@ -8,10 +8,13 @@ BIN := target/release/measured
 site: release
 	$(BIN) build
 
-## Unit and integration tests of the generator (and the experiments' harness).
-test:
+## Unit and integration tests of the generator and the experiments' harness, then the
+## browser tests of the preview server and the search (installs chromium and npm packages once).
+test: release
 	$(CARGO) test --all-targets
 	cd experiments && $(CARGO) test -p harness -p orders
+	scripts/setup-browser.sh
+	node --test tests/e2e/
 
 ## Preview with live reload at http://127.0.0.1:1111/.
 serve: release
