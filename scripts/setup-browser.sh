@@ -13,5 +13,5 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 fi

@@ -1,5 +1,6 @@
 // Progressive enhancements; every page reads fine without this file.
-// 1. Light/dark toggle remembered per reader. 2. Copy buttons on code blocks.
+// 1. Light/dark toggle remembered per reader (base.html applies the stored choice before the
+// first paint). 2. Measured values' tooltips by keyboard too. 3. Copy buttons on code blocks.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -18,6 +19,17 @@
         try { localStorage.setItem("theme", next); } catch (e) { /* storage disabled */ }
       });
     }
+    // Measured values: the tooltip (spread, n, where and when) for keyboard and screen readers.
+    document.querySelectorAll("data.measured[title]").forEach(function (value, i) {
+      var tip = document.createElement("span");
+      tip.id = "measured-tip-" + i;
+      tip.hidden = true;
+      tip.textContent = value.title;
+      value.setAttribute("data-tip", value.title);
+      value.setAttribute("aria-describedby", tip.id);
+      value.removeAttribute("title");
+      value.after(tip);
+    });
     var copyLabel = toggle ? toggle.getAttribute("data-copy") : "Copy";
     var copiedLabel = toggle ? toggle.getAttribute("data-copied") : "Copied";
     if (!navigator.clipboard) return;

@@ -1,0 +1,143 @@
+// Search in a real browser: the Vietnamese home page finds `kết nối` when typed without
+// diacritics, exact spellings come first, English pages search the English index only, and the
+// keyboard alone opens the search, moves through the results and opens one.
+//
+// Builds the fixture tests/fixtures/search-site with `target/release/measured` (cargo build
+// --release first) into a temporary folder; needs Debian's chromium at /usr/bin/chromium and
+// `npm ci` (playwright-core). Run: node --test tests/e2e/
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serveStatic } from '../quality/static-server.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const binary = path.join(repo, 'target', 'release', 'measured');
+// SEARCH_SITE: another site with the same articles (e.g. one whose theme overrides are being edited).
+const fixture = process.env.SEARCH_SITE || path.join(repo, 'tests', 'fixtures', 'search-site');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const WAIT = 15_000;
+
+describe('search', () => {
+  let out;
+  let server;
+  let browser;
+  let page;
+
+  before(async () => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'measured-search-'));
+    execFileSync(binary, ['build', '--root', fixture, '--output', path.join(out, 'site')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    server = await serveStatic(path.join(out, 'site'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const context = await browser.newContext();
+    page = await context.newPage();
+    page.setDefaultTimeout(WAIT);
+    // Every request stays on the test's own server.
+    page.on('request', (r) => {
+      assert.ok(r.url().startsWith(server.url) || r.url().startsWith('data:'), r.url());
+    });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.close();
+    if (out) fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  /// Opens `home`, presses "/", types `query`; returns the results as { href, title, marks }.
+  async function search(home, query) {
+    await page.goto(server.url + home);
+    await page.locator('.search-open').waitFor({ state: 'visible' });
+    await page.keyboard.press('/');
+    const input = page.getByRole('searchbox');
+    await assert.doesNotReject(input.waitFor({ state: 'visible' }));
+    assert.equal(await input.evaluate((el) => el === document.activeElement), true, '"/" focuses the search');
+    await input.fill(query);
+    await page.locator('.search-results[aria-busy="false"]').waitFor({ state: 'attached' });
+    return page.locator('.search-results a').evaluateAll((links) =>
+      links.map((a) => ({
+        href: new URL(a.href).pathname,
+        title: a.querySelector('.search-title').textContent,
+        // Pagefind marks whole words, with the punctuation that follows them.
+        marks: [...a.querySelectorAll('mark')].map((m) =>
+          m.textContent.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, ''),
+        ),
+      })),
+    );
+  }
+
+  it('finds `kết nối` from `ket noi` on the Vietnamese home page, with the match marked', async () => {
+    const results = await search('/', 'ket noi');
+    assert.equal(results[0]?.href, '/ket-noi/', JSON.stringify(results));
+    assert.equal(results[0].title, 'Mở một kết nối TCP');
+    assert.ok(results[0].marks.includes('kết'), JSON.stringify(results[0]));
+    assert.ok(results[0].marks.includes('nối'), JSON.stringify(results[0]));
+    assert.ok(results.every((r) => !r.href.startsWith('/en/')), 'Vietnamese results only');
+  });
+
+  it('finds `bắt tay` from `bat tay`, and from `bắt tay` itself', async () => {
+    assert.equal((await search('/', 'bat tay'))[0]?.href, '/bat-tay/');
+    assert.equal((await search('/', 'bắt tay'))[0]?.href, '/bat-tay/');
+  });
+
+  it('ranks the exact spelling first: `nên` (so) before `nén` (compress)', async () => {
+    assert.equal((await search('/', 'nên'))[0]?.href, '/bat-tay/');
+    assert.equal((await search('/', 'nén'))[0]?.href, '/nen/');
+  });
+
+  it('finds words with `đ` typed with `d`', async () => {
+    const results = await search('/', 'duong truyen');
+    assert.deepEqual(results.map((r) => r.href), ['/nen/']);
+  });
+
+  it('searches the English index on English pages', async () => {
+    const results = await search('/en/', 'handshake');
+    assert.equal(results[0]?.href, '/en/bat-tay/', JSON.stringify(results));
+    assert.ok(results.every((r) => r.href.startsWith('/en/')), JSON.stringify(results));
+    assert.ok(results[0].marks.includes('handshake'), JSON.stringify(results[0]));
+  });
+
+  it('says when nothing matches', async () => {
+    assert.deepEqual(await search('/en/', 'kết nối'), []);
+    assert.match(await page.locator('.search-status').textContent(), /kết nối/);
+  });
+
+  it('goes by keyboard alone: arrows move through the results, Enter opens one', async () => {
+    const results = await search('/en/', 'connection');
+    assert.ok(results.length >= 2, JSON.stringify(results));
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.evaluate(() => new URL(document.activeElement.href).pathname);
+    assert.equal(focused, results[1].href);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(server.url + results[0].href);
+  });
+
+  it('closes with Escape and gives the focus back', async () => {
+    await page.goto(server.url + '/');
+    await page.locator('.search-open').click();
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('dialog.search').evaluate((d) => d.open), false);
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'search-open');
+  });
+});

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Quality checks of a built site, in a real browser, on loopback only:
+#   Lighthouse (home page, one article in each language; each category at least 95),
+#   the Nu HTML Checker (every page, no error), axe-core (the same pages, light and dark,
+#   no violation), linkinator (the whole site: no broken link or anchor), and the page weight
+#   of an article (HTML + CSS + JS, search index excluded, under 100 KB).
+# Usage: tests/quality/run.sh [SITE_DIR]   (default public/, built by `make site`)
+# Needs: Debian's chromium and a JRE, and `npm ci`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+site=$(realpath "${1:-public}")
+min_score=95
+max_page_bytes=$((100 * 1024))
+export CHROME_PATH=${CHROMIUM:-/usr/bin/chromium}
+flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
+work=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+
+python3 -m http.server --bind 127.0.0.1 --directory "$site" "$port" >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do curl -sf -o /dev/null "$base/" && break; sleep 0.1; done
+
+# One article per language: the first page marked as an article, at the root and under en/.
+vi_article=$(grep -rl --include=index.html 'data-pagefind-body' "$site" | sed "s|^$site||; s|index.html$||" | grep -v '^/en/' | sort | head -n 1)
+en_article=$(grep -rl --include=index.html 'data-pagefind-body' "$site/en" | sed "s|^$site||; s|index.html$||" | sort | head -n 1)
+pages=("/" "$vi_article" "$en_article")
+echo "pages checked: ${pages[*]}"
+status=0
+
+echo "== page weight (HTML + CSS + JS of $vi_article)"
+weight=$(python3 - "$site" "$vi_article" <<'PY'
+import os, re, sys
+site, page = sys.argv[1], sys.argv[2]
+html = open(os.path.join(site, page.lstrip("/"), "index.html"), "rb").read()
+total = len(html)
+for ref in re.findall(rb'<(?:link rel="stylesheet" href|script src)="(/[^"]+)"', html):
+    total += os.path.getsize(os.path.join(site, ref.decode().lstrip("/")))
+print(total)
+PY
+)
+echo "page weight: $weight bytes (limit $max_page_bytes)"
+[ "$weight" -le "$max_page_bytes" ] || { echo "page weight over the limit"; status=1; }
+
+echo "== Lighthouse"
+reports=()
+for p in "${pages[@]}"; do
+  out="$work/lh-$(echo "$p" | tr '/' '_').json"
+  npx --no-install lighthouse "$base$p" --quiet --chrome-flags="$flags" \
+    --only-categories=performance,accessibility,best-practices,seo \
+    --output=json --output-path="$out"
+  reports+=("$out")
+done
+node tests/quality/lighthouse-scores.mjs "$min_score" "${reports[@]}" || status=1
+
+echo "== Nu HTML Checker"
+if java -jar node_modules/vnu-jar/build/dist/vnu.jar --skip-non-html --errors-only "$site/"; then
+  echo "vnu: no error in $(find "$site" -name '*.html' | wc -l) pages"
+else
+  status=1
+fi
+
+echo "== axe-core"
+node tests/quality/axe.mjs "${pages[@]/#/$base}" || status=1
+
+echo "== linkinator"
+if npx --no-install linkinator "$base/" --recurse --check-fragments --timeout 10000 \
+  --skip "^(?!$base)" --format text >"$work/links.txt" 2>&1; then
+  echo "linkinator: no broken link or anchor ($(grep -c . "$work/links.txt" || true) lines of report)"
+else
+  cat "$work/links.txt"
+  status=1
+fi
+
+[ "$status" = 0 ] && echo "quality checks passed" || echo "quality checks FAILED"
+exit "$status"
