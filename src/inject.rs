@@ -207,7 +207,7 @@ impl Injector<'_> {
         let t = &self.strings[lang];
         let inner = if opts.is_empty() {
             format!(
-                "<pre class=\"output\"><code>{}</code></pre>",
+                "<pre class=\"output\" tabindex=\"0\"><code>{}</code></pre>",
                 crate::html::escape_body(m.record.output.trim_end())
             )
         } else if let Some(table) = &opts.table {
@@ -223,7 +223,7 @@ impl Injector<'_> {
             .clone()
             .unwrap_or_else(|| t.fill("experiment_output", &[("experiment", name)]));
         Ok(format!(
-            "<figure class=\"experiment\">\n{inner}\n<figcaption>{}</figcaption>\n{}\n</figure>\n",
+            "<figure class=\"experiment\">\n{inner}\n<figcaption><span class=\"caption\">{}</span>\n{}</figcaption>\n</figure>\n",
             escape(&caption),
             self.provenance_html(m, lang)
         ))
@@ -458,7 +458,7 @@ impl Injector<'_> {
         let html = self.highlighter.highlight("rust", &code);
         let anchor = file_anchor(&file);
         Ok(format!(
-            "<figure class=\"source\"><pre class=\"code\" data-lang=\"rust\"><code class=\"language-rust\">{html}</code></pre><figcaption><a href=\"{}#{anchor}\">{}</a></figcaption></figure>\n",
+            "<figure class=\"source\"><pre class=\"code\" tabindex=\"0\" data-lang=\"rust\"><code class=\"language-rust\">{html}</code></pre><figcaption><a href=\"{}#{anchor}\">{}</a></figcaption></figure>\n",
             self.source_url(name, lang),
             escape(&t.fill("excerpt_from", &[("file", &file), ("experiment", name)]))
         ))
@@ -679,7 +679,7 @@ pub fn source_pages(inj: &Injector<'_>) -> Vec<ExtraPage> {
                 };
                 let _ = write!(
                     body,
-                    "<h2 id=\"{}\"><code>{}</code></h2>\n<pre class=\"code\" data-lang=\"{token}\"><code>{}</code></pre>\n",
+                    "<h2 id=\"{}\"><code>{}</code></h2>\n<pre class=\"code\" tabindex=\"0\" data-lang=\"{token}\"><code>{}</code></pre>\n",
                     file_anchor(&file),
                     escape(&file),
                     inj.highlighter.highlight(token, &text)

@@ -414,11 +414,11 @@ impl<'e> Renderer<'_, '_> {
             self.input.highlighter.highlight(lang_token, code)
         };
         if lang_token.is_empty() {
-            format!("<pre class=\"code\"><code>{body}</code></pre>\n")
+            format!("<pre class=\"code\" tabindex=\"0\"><code>{body}</code></pre>\n")
         } else {
             let l = escape(lang_token);
             format!(
-                "<pre class=\"code\" data-lang=\"{l}\"><code class=\"language-{l}\">{body}</code></pre>\n"
+                "<pre class=\"code\" tabindex=\"0\" data-lang=\"{l}\"><code class=\"language-{l}\">{body}</code></pre>\n"
             )
         }
     }
@@ -617,7 +617,7 @@ mod tests {
     #[test]
     fn code_is_highlighted_and_tables_wrapped_and_links_collected() {
         let r = render_str("```rust\nfn main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[x](/other/#h) ![i](img.png)\n").unwrap();
-        assert!(r.html.contains("<pre class=\"code\" data-lang=\"rust\"><code class=\"language-rust\"><span class=\"z-"), "{}", r.html);
+        assert!(r.html.contains("<pre class=\"code\" tabindex=\"0\" data-lang=\"rust\"><code class=\"language-rust\"><span class=\"z-"), "{}", r.html);
         assert!(
             r.html.contains("<div class=\"table-wrap\"><table>"),
             "{}",

@@ -151,7 +151,7 @@ fn experiment_blocks_show_output_tables_and_charts_with_provenance() {
     let doc = html(&b, "a/index.html");
     assert_eq!(texts(&doc, "figure.experiment pre.output"), ["total 55"]);
     assert_eq!(
-        texts(&doc, "figure.experiment figcaption")[..2],
+        texts(&doc, "figure.experiment figcaption .caption")[..2],
         [
             "Kết quả in ra của thí nghiệm nums".to_string(),
             "Kích thước".to_string()
