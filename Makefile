@@ -36,6 +36,10 @@ lint:
 release:
 	$(CARGO) build --release --locked
 
+## Benchmark against Hugo on a generated corpus (1,000 and 10,000 articles × 2 languages).
+bench:
+	$(CARGO) bench --bench site
+
 clean:
 	$(CARGO) clean
 	rm -rf public .measured experiments/target

@@ -65,6 +65,9 @@ pub struct Session {
     memo: Memo,
 }
 
+/// The search index's files, shared with the outputs.
+type SearchFiles = Vec<(String, std::sync::Arc<[u8]>)>;
+
 #[derive(Default)]
 struct Memo {
     docs: content::DocMemo,
@@ -73,6 +76,8 @@ struct Memo {
     /// Hash of the configuration and theme the memoised pages were rendered with.
     theme: Option<blake3::Hash>,
     machine: Option<experiments::machine::Machine>,
+    /// The search index and the hash of the pages it was built from.
+    search: Option<(blake3::Hash, SearchFiles)>,
 }
 
 /// What the last build of a session did.
@@ -129,7 +134,11 @@ impl Session {
             progress,
             machine,
         )?;
-        let highlighter = Highlighter::with_cache_file(&cache_dir(&config).join("highlight.json"));
+        let highlighter = Highlighter::with_cache_file(
+            &cache_dir(&config).join("highlight.json"),
+            &config.highlight_light,
+            &config.highlight_dark,
+        );
         let hooks = Injector {
             measurements: &measurements,
             strings: &strings,
@@ -183,9 +192,30 @@ impl Session {
         add_static_files(&config, &theme, &site, &mut output)?;
         let rendered: Vec<Rendered> = bodies.iter().map(|(_, b)| b.clone()).collect();
         check_links(&site, &rendered, &output)?;
-        for (path, bytes) in crate::search::index(&output)? {
-            output.insert(path, bytes);
+        // The search index depends only on the HTML pages; they are unchanged when every
+        // page hashed the same as in the previous build of this session.
+        let pages_key = {
+            let mut h = blake3::Hasher::new();
+            let mut keys: Vec<(&String, &blake3::Hash)> =
+                self.memo.pages.iter().map(|(p, (k, _))| (p, k)).collect();
+            keys.sort_by_key(|(p, _)| *p);
+            for (p, k) in keys {
+                h.update(p.as_bytes());
+                h.update(k.as_bytes());
+            }
+            h.finalize()
+        };
+        let index = match self.memo.search.take() {
+            Some((key, files)) if key == pages_key => files,
+            _ => crate::search::index(&output)?
+                .into_iter()
+                .map(|(p, b)| (p, std::sync::Arc::from(b)))
+                .collect(),
+        };
+        for (path, bytes) in &index {
+            output.insert_shared(path.clone(), bytes.clone());
         }
+        self.memo.search = Some((pages_key, index));
         self.memo.bodies = bodies.into_iter().collect();
         // A cache that cannot be saved only costs time in the next build.
         let _ = highlighter.save();

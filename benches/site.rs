@@ -1,0 +1,466 @@
+//! `make bench`: builds the same generated corpus with `measured` and with Hugo, side by side,
+//! and prints median wall time, pages per second and peak RSS of each, the floor (reading the
+//! files, pulldown-cmark alone, syntect alone, on all cores), and the rebuild times through a
+//! `Session` (the code path `measured serve` uses) after no change and after one edit.
+//!
+//! Settings (environment): `BENCH_SIZES` (articles per language, default `1000,10000`),
+//! `BENCH_RUNS` (cold builds per generator and rebuilds of each kind, default 3),
+//! `BENCH_RUNS_LARGE` (the same above 2,000 articles, default 1: one cold build of the
+//! 10,000-article corpus takes minutes on two cores), `BENCH_KEEP` (a folder to write the corpora into and keep, for profiling).
+
+mod corpus;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use measured::BuildOptions;
+use measured::experiments::{ExperimentOptions, Silent};
+use measured::pipeline::Session;
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use rayon::prelude::*;
+use syntect::html::{ClassStyle, ClassedHTMLGenerator};
+use syntect::parsing::SyntaxSet;
+use syntect::util::LinesWithEndings;
+
+const SEED: u64 = 0x6d65_6173_7572_6564;
+const OURS: &str = env!("CARGO_BIN_EXE_measured");
+
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+fn main() -> Res<()> {
+    let sizes: Vec<usize> = env_or("BENCH_SIZES", "1000,10000")
+        .split(',')
+        .map(|s| s.trim().parse())
+        .collect::<Result<_, _>>()?;
+    let runs: usize = env_or("BENCH_RUNS", "3").parse()?;
+    let runs_large: usize = env_or("BENCH_RUNS_LARGE", "1").parse()?;
+    if !Path::new("/usr/bin/time").exists() {
+        return Err("the benchmark reads peak RSS with /usr/bin/time: apt-get install time".into());
+    }
+    say(&machine());
+    let mut summaries = Vec::new();
+    for &n in &sizes {
+        let runs = if n > 2000 { runs_large } else { runs };
+        summaries.push(bench_size(n, runs)?);
+    }
+    say(&growth(&summaries));
+    Ok(())
+}
+
+/// Everything printed for one corpus size, kept for the growth lines at the end.
+struct Summary {
+    articles: usize,
+    no_change: Duration,
+    edit: Duration,
+}
+
+fn bench_size(n: usize, runs: usize) -> Res<Summary> {
+    let tmp = tempfile::tempdir()?;
+    let base = match std::env::var_os("BENCH_KEEP") {
+        Some(dir) => PathBuf::from(dir).join(n.to_string()),
+        None => tmp.path().to_path_buf(),
+    };
+    let _ = std::fs::remove_dir_all(&base);
+    let started = Instant::now();
+    let corpus = corpus::write(&base, n, SEED)?;
+    let pages = corpus.files;
+    say(&format!(
+        "\n== N = {n} articles (runs: {runs}) × 2 languages: {pages} article pages, {:.1} MB of Markdown, {} code blocks (generated in {:.1} s) ==",
+        corpus.markdown_bytes as f64 / 1e6,
+        corpus.code_blocks,
+        started.elapsed().as_secs_f64()
+    ));
+    let out = base.join("out");
+    let ours_cmd = |dest: &Path| -> Vec<String> {
+        let root = corpus.measured.display().to_string();
+        let dest = dest.display().to_string();
+        [
+            OURS, "build", "--frozen", "--root", &root, "--output", &dest,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let hugo_cmd = |dest: &Path| -> Vec<String> {
+        let src = corpus.hugo.display().to_string();
+        let dest = dest.display().to_string();
+        [
+            "hugo",
+            "--quiet",
+            "--ignoreCache",
+            "--source",
+            &src,
+            "--destination",
+            &dest,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let mut ours = Vec::new();
+    let mut hugo = Vec::new();
+    for _ in 0..runs {
+        // Cold: no output, no highlight cache, no Hugo resources from an earlier build.
+        let _ = std::fs::remove_dir_all(corpus.measured.join(".measured"));
+        let _ = std::fs::remove_dir_all(out.join("measured"));
+        ours.push(timed(&ours_cmd(&out.join("measured")))?);
+        let _ = std::fs::remove_dir_all(corpus.hugo.join("resources"));
+        let _ = std::fs::remove_dir_all(out.join("hugo"));
+        hugo.push(timed(&hugo_cmd(&out.join("hugo")))?);
+    }
+    let (ours, hugo) = (Stats::of(&ours), Stats::of(&hugo));
+    let files = |d: &Path| {
+        walkdir::WalkDir::new(d)
+            .into_iter()
+            .filter(|e| e.as_ref().is_ok_and(|e| e.file_type().is_file()))
+            .count()
+    };
+    say(&format!(
+        "cold build, median of {runs} (each side by side, outputs written to disk):\n  {:<10} {:>9} {:>11} {:>10} {:>13}",
+        "", "wall", "pages/s", "peak RSS", "files written"
+    ));
+    for (name, s, dir) in [("measured", &ours, "measured"), ("hugo", &hugo, "hugo")] {
+        say(&format!(
+            "  {name:<10} {:>7.2} s {:>11.0} {:>7.0} MB {:>13}",
+            s.wall.as_secs_f64(),
+            pages as f64 / s.wall.as_secs_f64(),
+            s.rss_kb as f64 / 1024.0,
+            files(&out.join(dir))
+        ));
+    }
+    say(&format!(
+        "  measured/hugo: time {:.2}×, throughput {:.2}× (target ≥ 3×), peak RSS {:.2}× (target ≤ 1×)",
+        ours.wall.as_secs_f64() / hugo.wall.as_secs_f64(),
+        hugo.wall.as_secs_f64() / ours.wall.as_secs_f64(),
+        ours.rss_kb as f64 / hugo.rss_kb as f64
+    ));
+    let floor = floor(&corpus, runs)?;
+    say(&format!(
+        "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, fresh SyntaxSet) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; SyntaxSet::load_defaults_newlines alone: {:.3} s)\n  measured is {:.2}× the floor (target ≤ 1.5×)",
+        rayon::current_num_threads(),
+        floor.read.as_secs_f64(),
+        floor.cmark.as_secs_f64(),
+        floor.syntect.as_secs_f64(),
+        floor.blocks,
+        floor.total().as_secs_f64(),
+        floor.warm.as_secs_f64(),
+        floor.load.as_secs_f64(),
+        ours.wall.as_secs_f64() / floor.total().as_secs_f64()
+    ));
+    let rebuilds = rebuilds(&corpus, runs)?;
+    let _ = std::fs::remove_dir_all(&out);
+    Ok(Summary {
+        articles: n,
+        no_change: rebuilds.0,
+        edit: rebuilds.1,
+    })
+}
+
+/// A child's wall time and peak RSS.
+struct Run {
+    wall: Duration,
+    rss_kb: u64,
+}
+
+/// Medians of runs.
+struct Stats {
+    wall: Duration,
+    rss_kb: u64,
+}
+
+impl Stats {
+    fn of(runs: &[Run]) -> Stats {
+        Stats {
+            wall: median(runs.iter().map(|r| r.wall).collect()),
+            rss_kb: median(runs.iter().map(|r| r.rss_kb).collect()),
+        }
+    }
+}
+
+/// Runs `cmd` under `/usr/bin/time`, which reports the child's peak RSS in KB.
+fn timed(cmd: &[String]) -> Res<Run> {
+    let rss_file = tempfile::NamedTempFile::new()?;
+    let started = Instant::now();
+    let status = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(rss_file.path())
+        .args(cmd)
+        .output()?;
+    let wall = started.elapsed();
+    if !status.status.success() {
+        return Err(format!(
+            "`{}` failed: {}\n{}",
+            cmd.join(" "),
+            status.status,
+            String::from_utf8_lossy(&status.stderr)
+        )
+        .into());
+    }
+    let rss_kb = std::fs::read_to_string(rss_file.path())?
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .trim()
+        .parse()?;
+    Ok(Run { wall, rss_kb })
+}
+
+struct Floor {
+    read: Duration,
+    cmark: Duration,
+    /// Highlighting with a fresh SyntaxSet (load and lazy regex compilation included).
+    syntect: Duration,
+    /// Highlighting again with the same, already compiled SyntaxSet.
+    warm: Duration,
+    load: Duration,
+    blocks: usize,
+}
+
+impl Floor {
+    fn total(&self) -> Duration {
+        self.read + self.cmark + self.syntect
+    }
+}
+
+/// The least work any generator must do on this corpus: read every file, turn its Markdown into
+/// HTML, and highlight every code block (classed HTML, the default Oniguruma engine, as ours).
+fn floor(corpus: &corpus::Corpus, runs: usize) -> Res<Floor> {
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(corpus.measured.join("content"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+        .map(|e| e.into_path())
+        .collect();
+    let read = || -> Vec<String> {
+        files
+            .par_iter()
+            .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+            .collect()
+    };
+    let mut texts = read();
+    let read_time = median_of(runs, || texts = read());
+    let cmark_time = median_of(runs, || {
+        texts.par_iter().for_each(|t| {
+            let mut html = String::with_capacity(t.len() * 2);
+            pulldown_cmark::html::push_html(
+                &mut html,
+                Parser::new_ext(body_of(t), cmark_options()),
+            );
+            std::hint::black_box(html);
+        });
+    });
+    let blocks: Vec<(String, String)> = texts
+        .par_iter()
+        .flat_map_iter(|t| code_blocks(body_of(t)))
+        .collect();
+    // A fresh SyntaxSet per run: a build pays for loading it and for compiling the regexes
+    // its blocks use (syntect compiles them lazily); the warm pass reuses the compiled set.
+    let syntect_runs = runs.min(3);
+    let mut warm_set = None;
+    let syntect_time = median_of(syntect_runs, || {
+        let set = SyntaxSet::load_defaults_newlines();
+        highlight_all(&set, &blocks);
+        warm_set = Some(set);
+    });
+    let warm_set = warm_set.expect("at least one run");
+    let warm = median_of(syntect_runs, || highlight_all(&warm_set, &blocks));
+    let started = Instant::now();
+    std::hint::black_box(SyntaxSet::load_defaults_newlines());
+    let load = started.elapsed();
+    Ok(Floor {
+        read: read_time,
+        cmark: cmark_time,
+        syntect: syntect_time,
+        warm,
+        load,
+        blocks: blocks.len(),
+    })
+}
+
+fn highlight_all(syntaxes: &SyntaxSet, blocks: &[(String, String)]) {
+    blocks.par_iter().for_each(|(token, code)| {
+        let Some(syntax) = syntaxes.find_syntax_by_token(token) else {
+            return;
+        };
+        let mut g = ClassedHTMLGenerator::new_with_class_style(
+            syntax,
+            syntaxes,
+            ClassStyle::SpacedPrefixed { prefix: "z-" },
+        );
+        for line in LinesWithEndings::from(code) {
+            let _ = g.parse_html_for_line_which_includes_newline(line);
+        }
+        std::hint::black_box(g.finalize());
+    });
+}
+
+fn cmark_options() -> Options {
+    // The options of src/markdown.rs.
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_GFM
+}
+
+/// The Markdown after the front matter.
+fn body_of(text: &str) -> &str {
+    text.strip_prefix("---\n")
+        .and_then(|rest| rest.split_once("\n---\n"))
+        .map_or(text, |(_, body)| body)
+}
+
+/// The fenced code blocks with a language (experiment blocks are not code).
+fn code_blocks(body: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for event in Parser::new_ext(body, cmark_options()) {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if !info.starts_with("experiment") =>
+            {
+                current = Some((info.to_string(), String::new()));
+            }
+            Event::Text(t) => {
+                if let Some((_, code)) = &mut current {
+                    code.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => blocks.extend(current.take()),
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// Rebuilds through one `Session`, as `measured serve` does: the first build, builds after no
+/// change, and builds after editing one article. Returns the medians (no change, one edit).
+fn rebuilds(corpus: &corpus::Corpus, runs: usize) -> Res<(Duration, Duration)> {
+    let mut session = Session::new(BuildOptions {
+        root: corpus.measured.clone(),
+        drafts: false,
+        experiments: ExperimentOptions {
+            frozen: true,
+            ..Default::default()
+        },
+    });
+    let build = |s: &mut Session| -> Res<(Duration, measured::pipeline::Work)> {
+        let started = Instant::now();
+        let built = s.build(&Silent).map_err(|d| d.to_string())?;
+        Ok((started.elapsed(), built.work))
+    };
+    let (first, _) = build(&mut session)?;
+    let mut same = Vec::new();
+    let mut same_work = Default::default();
+    for _ in 0..runs {
+        let (t, w) = build(&mut session)?;
+        same.push(t);
+        same_work = w;
+    }
+    let mut edits = Vec::new();
+    let mut edit_work = Default::default();
+    for k in 0..runs {
+        corpus::edit_article(corpus, corpus.articles / 2, k)?;
+        let (t, w) = build(&mut session)?;
+        edits.push(t);
+        edit_work = w;
+    }
+    let (same, edit) = (median(same), median(edits));
+    say(&format!(
+        "rebuilds through Session (in memory, as `serve`): first {:.2} s; no change {:.0} ms (median of {runs}, target < 300 ms; rendered {} bodies, {} pages); one-article edit {:.0} ms (median of {runs}, target < 50 ms; rendered {} bodies, {} pages)",
+        first.as_secs_f64(),
+        ms(same),
+        same_work.bodies_rendered,
+        same_work.pages_rendered,
+        ms(edit),
+        edit_work.bodies_rendered,
+        edit_work.pages_rendered
+    ));
+    Ok((same, edit))
+}
+
+fn growth(s: &[Summary]) -> String {
+    let mut out = String::from("\n== growth of rebuilds ==");
+    for w in s.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        out.push_str(&format!(
+            "\n{} → {} articles ({:.0}×): no change {:.0} → {:.0} ms ({:.1}×), one edit {:.0} → {:.0} ms ({:.1}×)",
+            a.articles,
+            b.articles,
+            b.articles as f64 / a.articles as f64,
+            ms(a.no_change),
+            ms(b.no_change),
+            b.no_change.as_secs_f64() / a.no_change.as_secs_f64(),
+            ms(a.edit),
+            ms(b.edit),
+            b.edit.as_secs_f64() / a.edit.as_secs_f64()
+        ));
+    }
+    out
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let output = |cmd: &str, args: &[&str]| {
+        Command::new(cmd)
+            .args(args)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_else(|_| format!("{cmd}: not found"))
+    };
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .unwrap_or_default()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .nth(1)
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or("?".into(), |kb| format!("{:.0} GB", kb / 1024.0 / 1024.0));
+    format!(
+        "machine: {cpu}, {} cores, {mem} RAM, Linux {}\nmeasured: {OURS}\nhugo: {}",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        output("uname", &["-r"]),
+        output("hugo", &["version"])
+    )
+}
+
+fn median_of(runs: usize, mut f: impl FnMut()) -> Duration {
+    median(
+        (0..runs.max(1))
+            .map(|_| {
+                let started = Instant::now();
+                f();
+                started.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn median<T: Ord + Copy>(mut v: Vec<T>) -> T {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn env_or(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.to_string())
+}
+
+#[allow(clippy::print_stdout, reason = "a benchmark's report is its output")]
+fn say(line: &str) {
+    println!("{line}");
+}
