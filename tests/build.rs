@@ -151,9 +151,15 @@ fn articles_have_toc_anchors_highlighting_footnotes_tables_and_reading_time() {
     assert_eq!(texts(&doc, ".footnote-definition").len(), 1);
     assert_eq!(texts(&doc, ".article-meta span:last-child"), ["1 phút đọc"]);
     let css = b.output.text("highlight.css").unwrap();
-    assert!(css.contains(".z-comment{color:light-dark(#"), "light and dark colours in one rule: {css}");
+    assert!(
+        css.contains(".z-comment{color:light-dark(#"),
+        "light and dark colours in one rule: {css}"
+    );
     let style = b.output.text("style.css").unwrap();
-    assert!(style.contains("prefers-color-scheme: dark") && style.contains("color-scheme: dark"), "the page's scheme drives light-dark()");
+    assert!(
+        style.contains("prefers-color-scheme: dark") && style.contains("color-scheme: dark"),
+        "the page's scheme drives light-dark()"
+    );
 }
 
 #[test]

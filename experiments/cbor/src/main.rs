@@ -2,12 +2,11 @@
 //! rmp-serde and serde_json (size, encode and decode time), then CBOR's
 //! semantic tags (0, 1, 2) on real bytes, annotated item by item.
 
-mod interleave;
 
 use ciborium::Value;
 use ciborium::tag::Required;
 use harness::{Ratio, Results, Summary, black_box, fmt};
-use interleave::{interleaved, routine};
+use harness::interleave::{interleaved, routine};
 use orders::Order;
 use serde::{Deserialize, Serialize};
 

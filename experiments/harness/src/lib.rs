@@ -17,6 +17,7 @@ pub mod alloc;
 mod bench;
 pub mod bytes;
 pub mod fmt;
+pub mod interleave;
 pub mod proc;
 mod results;
 mod stats;

@@ -5,10 +5,9 @@
 #[global_allocator]
 static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 
-mod interleave;
 
 use harness::{Results, black_box, fmt};
-use interleave::{interleaved, routine};
+use harness::interleave::{interleaved, routine};
 use orders::{Address, Order};
 use prost::Message;
 use serde::{Deserialize, Serialize};

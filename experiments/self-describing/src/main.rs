@@ -8,11 +8,10 @@
 static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 
 mod gob;
-mod interleave;
 
 use apache_avro::{Schema, Writer};
 use harness::{Ratio, Results, black_box, fmt};
-use interleave::{interleaved, routine};
+use harness::interleave::{interleaved, routine};
 use orders::Order;
 use serde::Serialize;
 

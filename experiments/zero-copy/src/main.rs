@@ -8,11 +8,10 @@
 static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 
 mod fb;
-mod interleave;
 mod model;
 
 use harness::{Ratio, Results, black_box, fmt};
-use interleave::{interleaved, routine};
+use harness::interleave::{interleaved, routine};
 use model::ArchivedOrder;
 use prost::Message;
 use rkyv::rancor;
