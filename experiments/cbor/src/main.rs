@@ -2,11 +2,10 @@
 //! rmp-serde and serde_json (size, encode and decode time), then CBOR's
 //! semantic tags (0, 1, 2) on real bytes, annotated item by item.
 
-
 use ciborium::Value;
 use ciborium::tag::Required;
-use harness::{Ratio, Results, Summary, black_box, fmt};
 use harness::interleave::{interleaved, routine};
+use harness::{Ratio, Results, Summary, black_box, fmt};
 use orders::Order;
 use serde::{Deserialize, Serialize};
 

@@ -67,6 +67,11 @@ mod tests {
         let s = interleaved(vec![small, large]);
         assert_eq!(s.len(), 2);
         assert!(s[0].n >= 30 && s[0].n == s[1].n);
-        assert!(s[1].median > 10.0 * s[0].median, "{} vs {}", s[1].median, s[0].median);
+        assert!(
+            s[1].median > 10.0 * s[0].median,
+            "{} vs {}",
+            s[1].median,
+            s[0].median
+        );
     }
 }

@@ -5,9 +5,8 @@
 #[global_allocator]
 static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 
-
-use harness::{Results, black_box, fmt};
 use harness::interleave::{interleaved, routine};
+use harness::{Results, black_box, fmt};
 use orders::{Address, Order};
 use prost::Message;
 use serde::{Deserialize, Serialize};

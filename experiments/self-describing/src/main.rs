@@ -10,8 +10,8 @@ static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 mod gob;
 
 use apache_avro::{Schema, Writer};
-use harness::{Ratio, Results, black_box, fmt};
 use harness::interleave::{interleaved, routine};
+use harness::{Ratio, Results, black_box, fmt};
 use orders::Order;
 use serde::Serialize;
 

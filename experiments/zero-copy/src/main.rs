@@ -10,8 +10,8 @@ static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 mod fb;
 mod model;
 
-use harness::{Ratio, Results, black_box, fmt};
 use harness::interleave::{interleaved, routine};
+use harness::{Ratio, Results, black_box, fmt};
 use model::ArchivedOrder;
 use prost::Message;
 use rkyv::rancor;
