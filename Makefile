@@ -11,7 +11,7 @@ site: release
 ## Unit and integration tests of the generator and the experiments' harness, then the
 ## browser tests of the preview server and the search (installs chromium and npm packages once).
 test: release
-	$(CARGO) test --all-targets
+	$(CARGO) test
 	cd experiments && $(CARGO) test -p harness -p orders
 	scripts/setup-browser.sh
 	node --test tests/e2e/
