@@ -127,9 +127,10 @@ impl Session {
             .memo
             .machine
             .get_or_insert_with(|| experiments::machine::Machine::read(&config.experiments.dir));
+        let refs = experiments_per_page(&site);
         let measurements = experiments::measure_on(
             &config,
-            &wanted_experiments(&site),
+            &refs.iter().flatten().cloned().collect(),
             &opts.experiments,
             progress,
             machine,
@@ -158,7 +159,13 @@ impl Session {
         let claims = claims::check_site(&site, &measurements);
         let (bodies, ()) = join_results(bodies, claims)?;
         let extra_pages = inject::source_pages(&hooks);
-        let used = experiments_per_page(&site, &measurements);
+        let used: Vec<BTreeSet<String>> = refs
+            .into_iter()
+            .map(|mut names| {
+                names.retain(|n| measurements.by_name.contains_key(n));
+                names
+            })
+            .collect();
         let reproduce: Vec<Vec<Reproduce>> = used
             .iter()
             .zip(&site.pages)
@@ -262,10 +269,10 @@ fn measurements_fingerprint(m: &experiments::Measurements) -> blake3::Hash {
     h.finalize()
 }
 
-/// The experiments each page uses (prose, blocks, excerpts, claims) that have measurements.
-fn experiments_per_page(site: &Site, m: &experiments::Measurements) -> Vec<BTreeSet<String>> {
+/// The experiments each page refers to (prose, blocks, excerpts, claims), parsed once per build.
+fn experiments_per_page(site: &Site) -> Vec<BTreeSet<String>> {
     site.pages
-        .iter()
+        .par_iter()
         .map(|p| {
             let mut names: BTreeSet<String> = markdown::experiment_refs(&p.doc.body)
                 .into_iter()
@@ -274,7 +281,6 @@ fn experiments_per_page(site: &Site, m: &experiments::Measurements) -> Vec<BTree
             for (claim, _) in &p.doc.front.claims {
                 names.extend(claims::experiments_of(claim));
             }
-            names.retain(|n| m.by_name.contains_key(n));
             names
         })
         .collect()
@@ -374,22 +380,6 @@ fn join_results<A, B>(
         }
         (Err(d), _) | (_, Err(d)) => Err(d),
     }
-}
-
-/// Every experiment the pages refer to, in prose, blocks, excerpts or claims.
-pub fn wanted_experiments(site: &Site) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    for p in &site.pages {
-        names.extend(
-            markdown::experiment_refs(&p.doc.body)
-                .into_iter()
-                .map(|(n, _)| n),
-        );
-        for (claim, _) in &p.doc.front.claims {
-            names.extend(claims::experiments_of(claim));
-        }
-    }
-    names
 }
 
 /// Builds and writes the site into `out` (default `<root>/public`).
