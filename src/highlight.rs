@@ -24,9 +24,12 @@ const CACHE_VERSION: &str = "5";
 pub struct Highlighter {
     cache: Mutex<HashMap<String, String>>,
     file: Option<PathBuf>,
-    /// Blocks highlighted by syntect in this build (cache misses).
+    /// Blocks highlighted by syntect since this highlighter was made (cache misses).
     misses: std::sync::atomic::AtomicUsize,
-    /// Keys used by this build: only they are saved, so the cache does not grow forever.
+    /// `misses` when the cache was last saved: a session saves only after new misses.
+    saved_misses: std::sync::atomic::AtomicUsize,
+    /// Keys used since this highlighter was made (a build, or a whole `serve` session, whose
+    /// reused pages still need theirs): only they are saved, so the cache does not grow forever.
     used: Mutex<std::collections::HashSet<String>>,
     /// The class sets the stylesheet styles (each compound selector of its rules): a span that
     /// matches none of them changes nothing on screen and is left out of the HTML.
@@ -52,6 +55,7 @@ impl Highlighter {
             cache: Mutex::new(cache),
             file: Some(file.to_path_buf()),
             misses: Default::default(),
+            saved_misses: Default::default(),
             used: Default::default(),
             styled: styled_compounds(light, dark),
         }
@@ -84,19 +88,24 @@ impl Highlighter {
         html
     }
 
-    /// How many blocks syntect highlighted in this build.
+    /// How many blocks syntect highlighted since this highlighter was made.
     pub fn misses(&self) -> usize {
         self.misses.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Writes the cache back when this build highlighted something new.
+    /// Writes the cache back when something new was highlighted since the last save (or the
+    /// file holds blocks no longer used).
     pub fn save(&self) -> std::io::Result<()> {
         let Some(file) = &self.file else {
             return Ok(());
         };
         let stale = self.cache.lock().expect("highlight cache").len()
             > self.used.lock().expect("highlight cache").len();
-        if self.misses() == 0 && file.exists() && !stale {
+        let misses = self.misses();
+        let saved = self
+            .saved_misses
+            .swap(misses, std::sync::atomic::Ordering::Relaxed);
+        if misses == saved && file.exists() && !stale {
             return Ok(());
         }
         let used = self.used.lock().expect("highlight cache");

@@ -140,6 +140,7 @@ fn main() -> ExitCode {
                 root,
                 drafts,
                 experiments: experiments.options(),
+                ..Default::default()
             };
             let started = std::time::Instant::now();
             let progress = progress::Terminal::new();
@@ -166,6 +167,7 @@ fn main() -> ExitCode {
                 root,
                 drafts,
                 experiments: experiments.options(),
+                ..Default::default()
             };
             let progress = progress::Terminal::new();
             measured::pipeline::build_with_progress(&opts, &progress).map(|built| {
@@ -202,6 +204,7 @@ fn main() -> ExitCode {
                 root,
                 drafts: false,
                 experiments: ExperimentArgs::default().options(),
+                ..Default::default()
             };
             let progress = progress::Terminal::new();
             measured::pipeline::build_with_progress(&opts, &progress).and_then(|built| {

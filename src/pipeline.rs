@@ -24,6 +24,42 @@ pub struct BuildOptions {
     /// Include `draft: true` articles.
     pub drafts: bool,
     pub experiments: ExperimentOptions,
+    /// When the search index is made.
+    pub search: SearchWhen,
+}
+
+/// When a build makes the search index.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SearchWhen {
+    /// Before the build returns: the output is complete (`build`, `check`).
+    #[default]
+    Now,
+    /// After: the output keeps the session's previous index and [`Built::search`] says what to
+    /// index ([`SearchJob::run`], then [`Session::search_done`]). `serve` publishes the pages
+    /// first, so an edit never waits for the index.
+    Later,
+}
+
+/// Indexing that a [`SearchWhen::Later`] build left to do.
+#[derive(Debug, Clone)]
+pub struct SearchJob {
+    /// Identity of the pages the index is made from.
+    key: blake3::Hash,
+}
+
+impl SearchJob {
+    /// Indexes the pages of `output` (the output of the build that returned this job).
+    pub fn run(&self, output: &Output) -> Result<SearchFiles, Diagnostics> {
+        Ok(crate::search::index(output)?
+            .into_iter()
+            .map(|(p, b)| (p, std::sync::Arc::from(b)))
+            .collect())
+    }
+
+    /// Whether two jobs index the same pages.
+    pub fn same_pages(&self, other: &SearchJob) -> bool {
+        self.key == other.key
+    }
 }
 
 /// A built site, in memory, and what the build noticed without failing.
@@ -41,6 +77,8 @@ pub struct Built {
     pub experiments_used: Vec<String>,
     /// What this build rendered rather than reused.
     pub work: Work,
+    /// The search index still to make (a [`SearchWhen::Later`] build whose pages changed).
+    pub search: Option<SearchJob>,
 }
 
 /// Runs every stage but writing, silently.
@@ -66,7 +104,7 @@ pub struct Session {
 }
 
 /// The search index's files, shared with the outputs.
-type SearchFiles = Vec<(String, std::sync::Arc<[u8]>)>;
+pub type SearchFiles = Vec<(String, std::sync::Arc<[u8]>)>;
 
 #[derive(Default)]
 struct Memo {
@@ -78,6 +116,18 @@ struct Memo {
     machine: Option<experiments::machine::Machine>,
     /// The search index and the hash of the pages it was built from.
     search: Option<(blake3::Hash, SearchFiles)>,
+    /// The highlighter and its cache of highlighted blocks, for the themes it was made for.
+    highlighter: Option<((String, String), std::sync::Arc<Highlighter>)>,
+    /// The highlight stylesheet, for the themes it was made for.
+    stylesheet: Option<((String, String), String)>,
+    /// The experiments each article body refers to, by hash of the body and its claims.
+    refs: std::collections::HashMap<blake3::Hash, BTreeSet<String>>,
+    /// The experiments' source pages, by hash of the theme and the experiments' sources.
+    source_pages: Option<(blake3::Hash, std::sync::Arc<Vec<render::ExtraPage>>)>,
+    /// Each article's `results.json`, by hash of what it is made of.
+    results_files: std::collections::HashMap<blake3::Hash, std::sync::Arc<[u8]>>,
+    /// The experiment stage's result, and the stamp of every file it read to get it.
+    measurements: Option<(blake3::Hash, experiments::Measurements)>,
 }
 
 /// What the last build of a session did.
@@ -99,6 +149,11 @@ impl Session {
 
     pub fn options(&self) -> &BuildOptions {
         &self.opts
+    }
+
+    /// Keeps the index `job` made, for the next builds while their pages stay the same.
+    pub fn search_done(&mut self, job: &SearchJob, files: SearchFiles) {
+        self.memo.search = Some((job.key, files));
     }
 
     /// Runs every stage but writing.
@@ -127,38 +182,69 @@ impl Session {
             .memo
             .machine
             .get_or_insert_with(|| experiments::machine::Machine::read(&config.experiments.dir));
-        let refs = experiments_per_page(&site);
-        let measurements = experiments::measure_on(
-            &config,
-            &refs.iter().flatten().cloned().collect(),
-            &opts.experiments,
-            progress,
-            machine,
-        )?;
-        let highlighter = Highlighter::with_cache_file(
-            &cache_dir(&config).join("highlight.json"),
-            &config.highlight_light,
-            &config.highlight_dark,
+        let refs = experiments_per_page(&site, &mut self.memo.refs);
+        let wanted: BTreeSet<String> = refs.iter().flatten().cloned().collect();
+        // Unchanged experiment sources, results and options give the same measurements; a
+        // forced rerun always measures.
+        let stamp = (opts.experiments.rerun == experiments::Rerun::None)
+            .then(|| experiments_stamp(&config, &wanted, &opts.experiments));
+        let measurements = match self.memo.measurements.take() {
+            Some((key, mut m)) if stamp == Some(key) => {
+                m.ran.clear();
+                m
+            }
+            _ => experiments::measure_on(&config, &wanted, &opts.experiments, progress, machine)?,
+        };
+        let themes = (
+            config.highlight_light.clone(),
+            config.highlight_dark.clone(),
         );
+        let highlighter = match &self.memo.highlighter {
+            Some((t, h)) if *t == themes => h.clone(),
+            _ => std::sync::Arc::new(Highlighter::with_cache_file(
+                &cache_dir(&config).join("highlight.json"),
+                &config.highlight_light,
+                &config.highlight_dark,
+            )),
+        };
+        self.memo.highlighter = Some((themes, highlighter.clone()));
+        let highlighter = &*highlighter;
         let hooks = Injector {
             measurements: &measurements,
             strings: &strings,
             config: &config,
-            highlighter: &highlighter,
+            highlighter,
         };
         let results_fingerprint = measurements_fingerprint(&measurements);
         let (bodies, bodies_rendered) = render_bodies(
             &config,
             &site,
             &strings,
-            &highlighter,
+            highlighter,
             &hooks,
             &self.memo.bodies,
             results_fingerprint,
         );
         let claims = claims::check_site(&site, &measurements);
         let (bodies, ()) = join_results(bodies, claims)?;
-        let extra_pages = inject::source_pages(&hooks);
+        let sources_key = {
+            let mut h = blake3::Hasher::new();
+            h.update(fingerprint.as_bytes());
+            let listed = measurements
+                .crates
+                .values()
+                .chain(measurements.libraries.values());
+            for info in listed {
+                h.update(format!("{}\0{}\0", info.name, info.source_hash).as_bytes());
+            }
+            h.update(format!("{:?}", measurements.by_name.keys().collect::<Vec<_>>()).as_bytes());
+            h.finalize()
+        };
+        let extra_pages = match self.memo.source_pages.take() {
+            Some((key, pages)) if key == sources_key => pages,
+            _ => std::sync::Arc::new(inject::source_pages(&hooks)),
+        };
+        self.memo.source_pages = Some((sources_key, extra_pages.clone()));
         let used: Vec<BTreeSet<String>> = refs
             .into_iter()
             .map(|mut names| {
@@ -188,14 +274,44 @@ impl Session {
             .filter(|(path, (hash, _))| self.memo.pages.get(*path).is_none_or(|(h, _)| h != hash))
             .count();
         self.memo.pages = pages;
+        let mut results_files = std::collections::HashMap::new();
         for (p, names) in site.pages.iter().zip(&used) {
-            if !names.is_empty() {
-                output.insert(
-                    format!("{}results.json", p.url.trim_start_matches('/')),
-                    results_json(p, names, &measurements),
-                );
+            if names.is_empty() {
+                continue;
             }
+            let key = blake3::hash(
+                format!(
+                    "{}\0{}\0{names:?}\0{results_fingerprint}",
+                    p.url, p.doc.front.title
+                )
+                .as_bytes(),
+            );
+            let bytes = match self.memo.results_files.get(&key) {
+                Some(bytes) => bytes.clone(),
+                None => std::sync::Arc::from(results_json(p, names, &measurements)),
+            };
+            output.insert_shared(
+                format!("{}results.json", p.url.trim_start_matches('/')),
+                bytes.clone(),
+            );
+            results_files.insert(key, bytes);
         }
+        self.memo.results_files = results_files;
+        let themes = (
+            config.highlight_light.clone(),
+            config.highlight_dark.clone(),
+        );
+        let stylesheet = match self.memo.stylesheet.take() {
+            Some((t, css)) if t == themes => css,
+            _ => crate::highlight::stylesheet(&themes.0, &themes.1).map_err(|m| {
+                Diagnostics::one(Diagnostic::new(
+                    Place::file(config.root.join("site.toml")),
+                    m,
+                ))
+            })?,
+        };
+        output.insert("highlight.css".into(), stylesheet.clone().into_bytes());
+        self.memo.stylesheet = Some((themes, stylesheet));
         add_static_files(&config, &theme, &site, &mut output)?;
         let rendered: Vec<Rendered> = bodies.iter().map(|(_, b)| b.clone()).collect();
         check_links(&site, &rendered, &output)?;
@@ -212,18 +328,22 @@ impl Session {
             }
             h.finalize()
         };
-        let index = match self.memo.search.take() {
-            Some((key, files)) if key == pages_key => files,
-            _ => crate::search::index(&output)?
-                .into_iter()
-                .map(|(p, b)| (p, std::sync::Arc::from(b)))
-                .collect(),
+        let job = SearchJob { key: pages_key };
+        let (index, pending) = match (self.memo.search.take(), opts.search) {
+            (Some((key, files)), _) if key == pages_key => ((key, files), None),
+            (_, SearchWhen::Now) => ((pages_key, job.run(&output)?), None),
+            (stale, SearchWhen::Later) => (
+                // No index yet: under a key no pages have, so that the next build asks again.
+                stale.unwrap_or_else(|| (blake3::hash(b"no index yet"), Vec::new())),
+                Some(job),
+            ),
         };
-        for (path, bytes) in &index {
+        for (path, bytes) in &index.1 {
             output.insert_shared(path.clone(), bytes.clone());
         }
-        self.memo.search = Some((pages_key, index));
+        self.memo.search = Some(index);
         self.memo.bodies = bodies.into_iter().collect();
+        self.memo.measurements = stamp.map(|key| (key, measurements.clone()));
         // A cache that cannot be saved only costs time in the next build.
         let _ = highlighter.save();
         Ok(Built {
@@ -236,6 +356,7 @@ impl Session {
                 bodies_rendered,
                 pages_rendered,
             },
+            search: pending,
             config,
             output,
         })
@@ -269,11 +390,26 @@ fn measurements_fingerprint(m: &experiments::Measurements) -> blake3::Hash {
     h.finalize()
 }
 
-/// The experiments each page refers to (prose, blocks, excerpts, claims), parsed once per build.
-fn experiments_per_page(site: &Site) -> Vec<BTreeSet<String>> {
-    site.pages
+/// The experiments each page refers to (prose, blocks, excerpts, claims), parsed once per
+/// build, and not at all for a body and claims already parsed in this session (`memo`).
+fn experiments_per_page(
+    site: &Site,
+    memo: &mut std::collections::HashMap<blake3::Hash, BTreeSet<String>>,
+) -> Vec<BTreeSet<String>> {
+    let found: Vec<(blake3::Hash, BTreeSet<String>)> = site
+        .pages
         .par_iter()
         .map(|p| {
+            let mut h = blake3::Hasher::new();
+            h.update(p.doc.body.as_bytes());
+            for (claim, _) in &p.doc.front.claims {
+                h.update(b"\0");
+                h.update(claim.as_bytes());
+            }
+            let key = h.finalize();
+            if let Some(names) = memo.get(&key) {
+                return (key, names.clone());
+            }
             let mut names: BTreeSet<String> = markdown::experiment_refs(&p.doc.body)
                 .into_iter()
                 .map(|(n, _)| n)
@@ -281,9 +417,44 @@ fn experiments_per_page(site: &Site) -> Vec<BTreeSet<String>> {
             for (claim, _) in &p.doc.front.claims {
                 names.extend(claims::experiments_of(claim));
             }
-            names
+            (key, names)
         })
-        .collect()
+        .collect();
+    *memo = found.iter().cloned().collect();
+    found.into_iter().map(|(_, names)| names).collect()
+}
+
+/// Identity of everything the experiment stage reads when nothing needs running: the
+/// experiments' files (not their build output), the stored and frozen results, what the pages
+/// want and the options. Names, sizes and modification times, like `make`.
+fn experiments_stamp(
+    config: &SiteConfig,
+    wanted: &BTreeSet<String>,
+    opts: &ExperimentOptions,
+) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(format!("{wanted:?}\0{}\0{}", opts.quick, opts.frozen).as_bytes());
+    let dirs = [
+        config.experiments.dir.clone(),
+        cache_dir(config).join("results"),
+        config.experiments.frozen_dir.clone(),
+    ];
+    for dir in dirs {
+        let walk = walkdir::WalkDir::new(&dir)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() != 1 || e.file_name() != "target");
+        for entry in walk.filter_map(Result::ok) {
+            h.update(entry.path().as_os_str().as_encoded_bytes());
+            if let Ok(meta) = entry.metadata() {
+                h.update(&meta.len().to_le_bytes());
+                if let Ok(modified) = meta.modified() {
+                    h.update(format!("{modified:?}").as_bytes());
+                }
+            }
+        }
+    }
+    h.finalize()
 }
 
 fn reproduce_of(
@@ -496,13 +667,6 @@ fn add_static_files(
                 format!("cannot read the static file: {e}"),
             )),
         }
-    }
-    match crate::highlight::stylesheet(&config.highlight_light, &config.highlight_dark) {
-        Ok(css) => output.insert("highlight.css".into(), css.into_bytes()),
-        Err(m) => diags.push(Diagnostic::new(
-            Place::file(config.root.join("site.toml")),
-            m,
-        )),
     }
     for page in &site.pages {
         let Some(files) = site.assets.get(&page.doc.dir) else {

@@ -399,9 +399,12 @@ impl<'a> Shared<'a> {
         hasher.update(template.as_bytes());
         for key in keys {
             hasher.update(key.as_bytes());
-            // Through serde_json's sorted maps: Tera's own maps iterate in no fixed order.
-            let canonical = serde_json::to_value(ctx.get(key)).unwrap_or_default();
-            let _ = serde_json::to_writer(HashWriter(&mut hasher), &canonical);
+            match ctx.get(key) {
+                Some(value) => hash_value(&mut hasher, value),
+                None => {
+                    hasher.update(b"-");
+                }
+            }
         }
         let hash = hasher.finalize();
         let bytes = match self.input.memo.get(path) {
@@ -920,46 +923,79 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// Feeds serialised values straight into a hasher.
-struct HashWriter<'h>(&'h mut blake3::Hasher);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.update(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+/// Feeds a template value into a hasher, the same way for the same value: maps in key order
+/// (Tera's own maps iterate in no fixed order), every item tagged with its kind and length so
+/// that two different values never feed the same bytes. Strings go in raw: no copy, no escaping.
+fn hash_value(h: &mut blake3::Hasher, value: &Value) {
+    use tera::value::ValueKind;
+    let kind = value.kind();
+    h.update(value.name().as_bytes());
+    match kind {
+        ValueKind::String => {
+            let s = value.as_str().unwrap_or_default();
+            h.update(&[u8::from(value.is_safe())]);
+            h.update(&(s.len() as u64).to_le_bytes());
+            h.update(s.as_bytes());
+        }
+        ValueKind::Bytes => {
+            let b = value.as_bytes().unwrap_or_default();
+            h.update(&(b.len() as u64).to_le_bytes());
+            h.update(b);
+        }
+        ValueKind::Array => {
+            let items = value.as_array().unwrap_or_default();
+            h.update(&(items.len() as u64).to_le_bytes());
+            for item in items {
+                hash_value(h, item);
+            }
+        }
+        ValueKind::Map => {
+            let mut entries: Vec<_> = value.as_map().into_iter().flatten().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            h.update(&(entries.len() as u64).to_le_bytes());
+            for (key, item) in entries {
+                let key = key.to_string();
+                h.update(&(key.len() as u64).to_le_bytes());
+                h.update(key.as_bytes());
+                hash_value(h, item);
+            }
+        }
+        // Numbers, booleans, none: short, and their display is exact.
+        _ => {
+            let text = value.to_string();
+            h.update(&(text.len() as u64).to_le_bytes());
+            h.update(text.as_bytes());
+        }
     }
 }
 
 /// Makes root-relative and page-relative `href`/`src` in `html` absolute (for feeds).
 fn absolutize(html: &str, base_url: &str, page_url: &str) -> String {
     let mut out = String::with_capacity(html.len() + 256);
-    let mut rest = html;
-    loop {
-        let next = ["href=\"", "src=\""]
-            .iter()
-            .filter_map(|a| rest.find(a).map(|i| (i, a.len())))
-            .min();
-        let Some((i, len)) = next else {
-            out.push_str(rest);
-            break;
-        };
-        out.push_str(&rest[..i + len]);
-        rest = &rest[i + len..];
-        let end = rest.find('"').unwrap_or(rest.len());
-        let url = &rest[..end];
+    let mut done = 0;
+    let mut from = 0;
+    // One pass over `="`, the end of every quoted attribute name: `href="` and `src="` are
+    // the ones to rewrite.
+    while let Some(j) = html[from..].find('=') {
+        let start = from + j + 2;
+        from = from + j + 1;
+        let name = &html[..start - 2];
+        if !html[from..].starts_with('"') || !(name.ends_with("href") || name.ends_with("src")) {
+            continue;
+        }
+        let end = html[start..].find('"').map_or(html.len(), |k| start + k);
+        let url = &html[start..end];
+        out.push_str(&html[done..start]);
         if url.starts_with('/') && !url.starts_with("//") {
             out.push_str(base_url);
         } else if !url.contains(':') && !url.starts_with('#') && !url.starts_with("//") {
             out.push_str(base_url);
             out.push_str(page_url);
         }
-        out.push_str(url);
-        rest = &rest[end..];
+        done = start;
+        from = end;
     }
+    out.push_str(&html[done..]);
     out
 }
 
@@ -995,10 +1031,10 @@ mod tests {
 
     #[test]
     fn feed_links_become_absolute() {
-        let html = r##"<a href="/x/">x</a><img src="i.png"><a href="#f">f</a><a href="https://o.org/">o</a>"##;
+        let html = r##"<a class="l" href="/x/">x</a><img title="/t" src="i.png"><a href="#f">f</a><a href="https://o.org/">o</a><b data-u="/u">"##;
         assert_eq!(
             absolutize(html, "https://e.org", "/en/p/"),
-            r##"<a href="https://e.org/x/">x</a><img src="https://e.org/en/p/i.png"><a href="#f">f</a><a href="https://o.org/">o</a>"##
+            r##"<a class="l" href="https://e.org/x/">x</a><img title="/t" src="https://e.org/en/p/i.png"><a href="#f">f</a><a href="https://o.org/">o</a><b data-u="/u">"##
         );
     }
 

@@ -5,7 +5,7 @@
 //! Requests are written by hand on a `TcpStream`: an HTTP client library would normalise
 //! `..` and backslashes away before they reach the server.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -196,6 +196,27 @@ impl Channel {
         self.reader.read_exact(&mut chunk).expect("a chunk");
         self.pending
             .push_str(&String::from_utf8_lossy(&chunk[..size]));
+    }
+
+    /// The next named event before `deadline`, or `None` if none came.
+    fn poll(&mut self, deadline: Instant) -> Option<(String, String)> {
+        loop {
+            if self.pending.contains("\n\n") {
+                return Some(self.next(deadline + WAIT));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            self.reader.get_ref().set_read_timeout(Some(left)).unwrap();
+            match self.reader.fill_buf() {
+                Ok(_) => self.read_chunk(),
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    return None;
+                }
+                Err(e) => panic!("the reload channel failed: {e}"),
+            }
+        }
     }
 
     /// Waits for the event `name`, skipping others; fails at the deadline.
@@ -455,6 +476,51 @@ fn a_failed_first_build_serves_the_overlay_and_recovers() {
     assert_eq!(get(addr, "/en/hello/").status, 200);
 }
 
+/// Waits for the search index made after a build, skipping other events.
+fn wait_indexed(server: &RunningServer) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match server.events().recv_timeout(left).expect("a search index") {
+            Event::Indexed { files, .. } => {
+                assert!(files > 0);
+                return;
+            }
+            Event::IndexFailed(d) => panic!("indexing failed: {d}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn the_search_index_follows_the_pages_without_a_reload() {
+    let site = site();
+    let server = start(site.path());
+    let addr = server.addr();
+    wait_indexed(&server);
+    let entry = get(addr, "/pagefind/pagefind-entry.json");
+    assert_eq!(entry.status, 200, "the first index is served");
+    let mut channel = Channel::open(addr);
+    let path = site.path().join(ARTICLE_EN);
+    let text = std::fs::read_to_string(&path).unwrap();
+    save_atomically(
+        &path,
+        &text.replace("The first article", "The zanzibar article"),
+    );
+    channel.wait_for("reload");
+    assert!(
+        get(addr, "/en/hello/").text().contains("zanzibar"),
+        "pages first"
+    );
+    wait_indexed(&server);
+    let after = get(addr, "/pagefind/pagefind-entry.json");
+    assert_eq!(after.status, 200);
+    assert_ne!(after.body, entry.body, "a new index of the edited page");
+    if let Some((name, _)) = channel.poll(Instant::now() + Duration::from_millis(300)) {
+        panic!("a new search index sent `{name}` to open pages");
+    }
+}
+
 #[test]
 fn a_burst_of_saves_ends_in_one_rebuild() {
     let site = site();
@@ -480,7 +546,7 @@ fn a_burst_of_saves_ends_in_one_rebuild() {
     let rebuild = loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match server.events().recv_timeout(left).expect("a rebuild") {
-            Event::Listening { .. } => continue,
+            Event::Listening { .. } | Event::Indexed { .. } => continue,
             Event::Built(r) => break r,
             other => panic!("unexpected: {other}"),
         }
@@ -500,8 +566,15 @@ fn a_burst_of_saves_ends_in_one_rebuild() {
             .any(|p| p.to_string_lossy().contains('~')),
         "editor backups are ignored"
     );
-    if let Ok(more) = server.events().recv_timeout(Duration::from_millis(600)) {
-        panic!("a second rebuild after one burst: {more}");
+    let quiet = Instant::now() + Duration::from_millis(600);
+    while let Ok(more) = server
+        .events()
+        .recv_timeout(quiet.saturating_duration_since(Instant::now()))
+    {
+        // The search index follows each rebuild on its own thread.
+        if !matches!(more, Event::Indexed { .. }) {
+            panic!("a second rebuild after one burst: {more}");
+        }
     }
     let page = get(server.addr(), "/en/hello/").text();
     assert!(page.contains("The final article"));

@@ -21,7 +21,8 @@ use tokio::sync::watch as tokio_watch;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::experiments::Progress;
-use crate::pipeline::{BuildOptions, Session};
+use crate::output::Output;
+use crate::pipeline::{BuildOptions, SearchFiles, SearchJob, SearchWhen, Session};
 use state::Snapshot;
 use watch::{Changes, Watcher};
 
@@ -58,6 +59,10 @@ pub enum Event {
     },
     /// An experiment is being compiled or run (its sources changed).
     Experiment(String),
+    /// The search index caught up with the pages (made after they were published).
+    Indexed { files: usize, took: Duration },
+    /// The search index could not be made; search shows the previous one.
+    IndexFailed(Diagnostics),
     /// The watcher reported a problem (events may have been lost).
     WatchError(String),
     /// Opening the browser failed.
@@ -113,6 +118,14 @@ impl fmt::Display for Event {
                 )
             }
             Event::Experiment(line) => write!(f, "{line}"),
+            Event::Indexed { files, took } => {
+                write!(f, "search index updated in {took:.1?} ({files} files)")
+            }
+            Event::IndexFailed(diagnostics) => write!(
+                f,
+                "{diagnostics}\nwarning: the search index was not updated; search shows the \
+                 previous one until the next save"
+            ),
             Event::WatchError(e) => write!(f, "warning: watching the sources: {e}"),
             Event::OpenFailed(e) => write!(f, "warning: cannot open a browser: {e}"),
             Event::Interrupted => write!(f, "stopping"),
@@ -215,7 +228,44 @@ impl Drop for RunningServer {
 /// What the rebuild loop receives.
 enum LoopMsg {
     Files(notify_debouncer_full::DebounceEventResult),
+    /// The indexer finished a job.
+    Indexed {
+        job: SearchJob,
+        result: Result<SearchFiles, Diagnostics>,
+        took: Duration,
+    },
     Stop,
+}
+
+/// A search index to make from the pages of a published site.
+type IndexRequest = (SearchJob, Arc<Output>);
+
+/// Makes search indexes on its own thread, so that publishing pages never waits for one; of
+/// the requests that queued up while it worked, only the newest is made. Stops when the
+/// rebuild loop drops its sender.
+fn spawn_indexer(done: mpsc::Sender<LoopMsg>) -> std::io::Result<mpsc::Sender<IndexRequest>> {
+    let (tx, rx) = mpsc::channel::<IndexRequest>();
+    std::thread::Builder::new()
+        .name("measured-index".into())
+        .spawn(move || {
+            while let Ok(mut request) = rx.recv() {
+                while let Ok(newer) = rx.try_recv() {
+                    request = newer;
+                }
+                let (job, site) = request;
+                let started = Instant::now();
+                let result = job.run(&site);
+                let msg = LoopMsg::Indexed {
+                    job,
+                    result,
+                    took: started.elapsed(),
+                };
+                if done.send(msg).is_err() {
+                    return;
+                }
+            }
+        })?;
+    Ok(tx)
 }
 
 /// Binds, starts watching, builds, then serves. A failed first build is not an error: the
@@ -242,9 +292,12 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
     })
     .map_err(|e| place_error(&root, format!("cannot watch the sources: {e}")))?;
 
+    let indexer = spawn_indexer(loop_tx.clone())
+        .map_err(|e| place_error(&root, format!("cannot start the search indexer: {e}")))?;
     let mut session = Session::new(BuildOptions {
         root: root.clone(),
         drafts: opts.drafts,
+        search: SearchWhen::Later,
         ..BuildOptions::default()
     });
     let (event_tx, events) = mpsc::channel();
@@ -255,6 +308,7 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
     let first = rebuild(&mut session, &empty, Vec::new(), &event_tx);
     let _ = event_tx.send(first.event);
     let snapshot = first.snapshot.unwrap_or(empty);
+    let indexing = request_index(&indexer, None, first.search, &snapshot);
 
     let (snapshots, shutdown) = spawn_http(&runtime, listener, snapshot);
     let _ = event_tx.send(Event::Listening {
@@ -267,6 +321,8 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
         watcher,
         snapshots,
         events: event_tx.clone(),
+        indexer,
+        indexing,
     };
     let rebuild_loop = std::thread::Builder::new()
         .name("measured-rebuild".into())
@@ -363,6 +419,29 @@ struct LoopContext {
     watcher: Watcher,
     snapshots: tokio_watch::Sender<Arc<Snapshot>>,
     events: mpsc::Sender<Event>,
+    indexer: mpsc::Sender<IndexRequest>,
+    /// The index last asked of the indexer and not made yet.
+    indexing: Option<SearchJob>,
+}
+
+/// Asks the indexer for `job` on the pages of `snapshot` unless it is already making an index
+/// of the same pages; returns the index now being made.
+fn request_index(
+    indexer: &mpsc::Sender<IndexRequest>,
+    indexing: Option<SearchJob>,
+    job: Option<SearchJob>,
+    snapshot: &Snapshot,
+) -> Option<SearchJob> {
+    let (Some(job), Some(site)) = (job, &snapshot.site) else {
+        return indexing;
+    };
+    if indexing.as_ref().is_some_and(|j| j.same_pages(&job)) {
+        return indexing;
+    }
+    match indexer.send((job.clone(), site.clone())) {
+        Ok(()) => Some(job),
+        Err(_) => None,
+    }
 }
 
 /// Waits for changes, gathers every event that follows closely, rebuilds once, publishes;
@@ -393,6 +472,8 @@ fn rebuild_loop(mut ctx: LoopContext, rx: &mpsc::Receiver<LoopMsg>) {
             ctx.snapshots.send_replace(Arc::new(snapshot));
         }
         let _ = ctx.events.send(done.event);
+        let published = ctx.snapshots.borrow().clone();
+        ctx.indexing = request_index(&ctx.indexer, ctx.indexing.take(), done.search, &published);
     }
 }
 
@@ -410,13 +491,39 @@ fn take(ctx: &mut LoopContext, msg: LoopMsg, changes: &mut Changes) -> bool {
             }
             true
         }
+        LoopMsg::Indexed { job, result, took } => {
+            // An index of pages since replaced is dropped: the newer one is on its way.
+            if !ctx.indexing.as_ref().is_some_and(|j| j.same_pages(&job)) {
+                return true;
+            }
+            ctx.indexing = None;
+            let event = match result {
+                Ok(files) => {
+                    let now = ctx.snapshots.borrow().clone();
+                    if let Some(next) = now.with_search(&files) {
+                        ctx.snapshots.send_replace(Arc::new(next));
+                    }
+                    let event = Event::Indexed {
+                        files: files.len(),
+                        took,
+                    };
+                    ctx.session.search_done(&job, files);
+                    event
+                }
+                Err(diagnostics) => Event::IndexFailed(diagnostics),
+            };
+            let _ = ctx.events.send(event);
+            true
+        }
     }
 }
 
-/// The result of one build: the snapshot to publish (if anything changed) and the report.
+/// The result of one build: the snapshot to publish (if anything changed), the report, and
+/// the search index still to make.
 struct Done {
     snapshot: Option<Snapshot>,
     event: Event,
+    search: Option<SearchJob>,
 }
 
 fn rebuild(
@@ -429,6 +536,7 @@ fn rebuild(
     match session.build(&Report(events)) {
         Ok(built) => {
             let (pages, files) = (built.pages, built.output.len());
+            let search = built.search.clone();
             let next = now.succeeded(built.output);
             let effect = next.as_ref().map(|(_, change)| *change);
             Done {
@@ -442,6 +550,7 @@ fn rebuild(
                     effect,
                     fixed: now.error.is_some(),
                 }),
+                search,
             }
         }
         Err(diagnostics) => Done {
@@ -451,6 +560,7 @@ fn rebuild(
                 took: started.elapsed(),
                 has_site: now.site.is_some(),
             },
+            search: None,
         },
     }
 }

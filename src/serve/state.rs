@@ -58,11 +58,18 @@ pub enum Change {
     Pages,
 }
 
-/// Compares two outputs file by file.
+/// Whether an output file belongs to the search index, which the search box loads when it
+/// opens: a new index never needs an open page to reload.
+fn is_search(path: &str) -> bool {
+    path.strip_prefix(crate::search::DIR)
+        .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Compares two outputs file by file (the search index aside).
 pub fn diff(old: &Output, new: &Output) -> Change {
     let mut styles = false;
     let paths = old.files.keys().chain(new.files.keys());
-    for path in paths {
+    for path in paths.filter(|p| !is_search(p)) {
         if old.get(path) == new.get(path) {
             continue;
         }
@@ -105,8 +112,17 @@ impl Snapshot {
     }
 
     /// The snapshot after a build that produced `output`, and what changed for the browser
-    /// (`None` when nothing did: no need to publish it).
-    pub fn succeeded(&self, output: Output) -> Option<(Snapshot, Change)> {
+    /// (`None` when nothing did: no need to publish it). Search index files of the served site
+    /// that `output` lacks stay: a page open since an earlier index may still ask for them.
+    pub fn succeeded(&self, mut output: Output) -> Option<(Snapshot, Change)> {
+        if let Some(old) = &self.site {
+            for (path, bytes) in old.files.iter().filter(|(p, _)| is_search(p)) {
+                output
+                    .files
+                    .entry(path.clone())
+                    .or_insert_with(|| bytes.clone());
+            }
+        }
         let change = match &self.site {
             Some(old) => diff(old, &output),
             None => Change::Pages,
@@ -135,6 +151,21 @@ impl Snapshot {
             },
             change,
         ))
+    }
+
+    /// The same snapshot with a new search index: its files replace those of the same name,
+    /// older ones stay (see [`Snapshot::succeeded`]); no open page reloads for it. `None`
+    /// before any site was built.
+    pub fn with_search(&self, files: &[(String, Arc<[u8]>)]) -> Option<Snapshot> {
+        let mut output = Output::clone(self.site.as_ref()?);
+        for (path, bytes) in files {
+            output.insert_shared(path.clone(), bytes.clone());
+        }
+        Some(Snapshot {
+            version: self.version,
+            site: Some(Arc::new(output)),
+            error: self.error.clone(),
+        })
     }
 
     /// The snapshot after a failed build: the same site under the error (`None` when the same
@@ -180,6 +211,43 @@ mod tests {
             Change::Pages,
             "a new stylesheet needs a page that links it"
         );
+    }
+
+    #[test]
+    fn a_new_search_index_reloads_nothing_and_keeps_older_chunks() {
+        let first = Snapshot::empty(1)
+            .succeeded(output(&[
+                ("index.html", "a"),
+                ("pagefind/pagefind-entry.json", "1"),
+                ("pagefind/index/a.pf_index", "old"),
+            ]))
+            .unwrap()
+            .0;
+        let new_index: Vec<(String, Arc<[u8]>)> = vec![
+            ("pagefind/pagefind-entry.json".into(), Arc::from(&b"2"[..])),
+            ("pagefind/index/b.pf_index".into(), Arc::from(&b"new"[..])),
+        ];
+        let indexed = first.with_search(&new_index).unwrap();
+        assert_eq!(indexed.version, first.version, "no reload for an index");
+        let site = indexed.site.as_ref().unwrap();
+        assert_eq!(site.get("pagefind/pagefind-entry.json"), Some(&b"2"[..]));
+        assert_eq!(site.get("pagefind/index/a.pf_index"), Some(&b"old"[..]));
+        assert_eq!(site.get("pagefind/index/b.pf_index"), Some(&b"new"[..]));
+        // A rebuild whose output carries only the newest index: the page changed, the index
+        // files it lacks are kept.
+        let (next, change) = indexed
+            .succeeded(output(&[
+                ("index.html", "b"),
+                ("pagefind/pagefind-entry.json", "2"),
+            ]))
+            .unwrap();
+        assert_eq!(change, Change::Pages);
+        let site = next.site.as_ref().unwrap();
+        assert_eq!(site.get("pagefind/index/a.pf_index"), Some(&b"old"[..]));
+        assert_eq!(site.get("pagefind/index/b.pf_index"), Some(&b"new"[..]));
+        // Only the index differs: nothing to reload.
+        let index_only = output(&[("index.html", "b"), ("pagefind/pagefind-entry.json", "3")]);
+        assert_eq!(diff(site, &index_only), Change::Nothing);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use notify_debouncer_full::{
 };
 
 /// How long a path must stay quiet before its events are delivered.
-pub const DEBOUNCE: Duration = Duration::from_millis(50);
+pub const DEBOUNCE: Duration = Duration::from_millis(25);
 
 /// How often the debouncer looks for quiet paths (its default, a quarter of [`DEBOUNCE`],
 /// adds up to 12 ms to every save).
