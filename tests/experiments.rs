@@ -276,6 +276,41 @@ fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
 }
 
 #[test]
+fn a_session_reruns_an_experiment_whose_source_changed_and_nothing_else() {
+    let site = site_with(&[
+        ("one", experiment_source("one", r#"{"v": 1}"#)),
+        ("two", experiment_source("two", r#"{"v": 2}"#)),
+    ]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "{{ one.v }} {{ two.v }}\n",
+    );
+    // What `serve` does: one session, which keeps the measurements while nothing they were
+    // made from changes.
+    let mut session = measured::pipeline::Session::new(site.options());
+    let silent = measured::experiments::Silent;
+    let first = session.build(&silent).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(first.experiments_ran, ["one", "two"]);
+    let again = session.build(&silent).unwrap();
+    assert!(again.experiments_ran.is_empty());
+    site.write(
+        "experiments/two/src/main.rs",
+        &experiment_source("two changed", r#"{"v": 22}"#),
+    );
+    let touched = session.build(&silent).unwrap();
+    assert_eq!(touched.experiments_ran, ["two"]);
+    assert_eq!(
+        texts(&html(&touched, "a/index.html"), "data.measured"),
+        ["1", "22"]
+    );
+    let after = session.build(&silent).unwrap();
+    assert!(after.experiments_ran.is_empty());
+    assert_eq!(runs(&site), ["one", "two", "two"]);
+}
+
+#[test]
 fn rerun_all_or_one_and_frozen_results() {
     let site = site_with(&[
         ("one", experiment_source("one", r#"{"v": 1}"#)),
