@@ -480,8 +480,8 @@ fn rebuilds(corpus: &corpus::Corpus, runs: usize) -> Res<(Duration, Duration)> {
         let took = started.elapsed();
         if let Some(job) = &built.search {
             let started = Instant::now();
-            let files = job.run(&built.output).map_err(|d| d.to_string())?;
-            s.search_done(job, files);
+            let index = job.run(&built.output).map_err(|d| d.to_string())?;
+            s.search_done(index);
             indexing.push(started.elapsed());
         }
         Ok((took, built.work))

@@ -1,6 +1,6 @@
 //! The build, stage after stage, in one place: what `build`, `check` and `serve` all run.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -40,25 +40,60 @@ pub enum SearchWhen {
     Later,
 }
 
-/// Indexing that a [`SearchWhen::Later`] build left to do.
-#[derive(Debug, Clone)]
+/// Indexing that a build left to do: the languages whose pages changed, each with the
+/// identity of its pages.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchJob {
-    /// Identity of the pages the index is made from.
-    key: blake3::Hash,
+    langs: Vec<(String, blake3::Hash)>,
 }
 
 impl SearchJob {
     /// Indexes the pages of `output` (the output of the build that returned this job).
-    pub fn run(&self, output: &Output) -> Result<SearchFiles, Diagnostics> {
-        Ok(crate::search::index(output)?
-            .into_iter()
-            .map(|(p, b)| (p, std::sync::Arc::from(b)))
-            .collect())
+    pub fn run(&self, output: &Output) -> Result<SearchIndex, Diagnostics> {
+        let by_lang = crate::search::pages_by_lang(output);
+        let langs: Vec<&str> = self.langs.iter().map(|(l, _)| l.as_str()).collect();
+        let mut made = crate::search::index_langs(&by_lang, &langs)?;
+        Ok(SearchIndex {
+            langs: self
+                .langs
+                .iter()
+                .map(|(lang, key)| {
+                    let files = made
+                        .remove(lang)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(p, b)| (p, std::sync::Arc::from(b)))
+                        .collect();
+                    (lang.clone(), *key, files)
+                })
+                .collect(),
+        })
+    }
+
+    /// The languages to index.
+    pub fn langs(&self) -> impl Iterator<Item = &str> {
+        self.langs.iter().map(|(l, _)| l.as_str())
     }
 
     /// Whether two jobs index the same pages.
     pub fn same_pages(&self, other: &SearchJob) -> bool {
-        self.key == other.key
+        self == other
+    }
+}
+
+/// The search indexes a [`SearchJob`] made, by language.
+#[derive(Debug, Clone)]
+pub struct SearchIndex {
+    langs: Vec<(String, blake3::Hash, SearchFiles)>,
+}
+
+impl SearchIndex {
+    /// Every file of the indexes, paths under the output.
+    pub fn files(&self) -> SearchFiles {
+        self.langs
+            .iter()
+            .flat_map(|(_, _, files)| files.iter().cloned())
+            .collect()
     }
 }
 
@@ -114,8 +149,8 @@ struct Memo {
     /// Hash of the configuration and theme the memoised pages were rendered with.
     theme: Option<blake3::Hash>,
     machine: Option<experiments::machine::Machine>,
-    /// The search index and the hash of the pages it was built from.
-    search: Option<(blake3::Hash, SearchFiles)>,
+    /// The search index of each language and the hash of the pages it was made from.
+    search: BTreeMap<String, (blake3::Hash, SearchFiles)>,
     /// The highlighter and its cache of highlighted blocks, for the themes it was made for.
     highlighter: Option<((String, String), std::sync::Arc<Highlighter>)>,
     /// The highlight stylesheet, for the themes it was made for.
@@ -151,9 +186,56 @@ impl Session {
         &self.opts
     }
 
-    /// Keeps the index `job` made, for the next builds while their pages stay the same.
-    pub fn search_done(&mut self, job: &SearchJob, files: SearchFiles) {
-        self.memo.search = Some((job.key, files));
+    /// Adds the search index of each language to `output`: kept from an earlier build while
+    /// that language's pages are the same, else made now ([`SearchWhen::Now`]) or returned as
+    /// a job, the earlier index standing in meanwhile ([`SearchWhen::Later`]).
+    fn search_index(&mut self, output: &mut Output) -> Result<Option<SearchJob>, Diagnostics> {
+        // A language's pages are the same when each hashed the same as before (the hash of
+        // its template context, kept by the render stage).
+        let keys: Vec<(String, blake3::Hash)> = crate::search::pages_by_lang(output)
+            .into_iter()
+            .map(|(lang, pages)| {
+                let mut h = blake3::Hasher::new();
+                for (path, html) in pages {
+                    h.update(path.as_bytes());
+                    match self.memo.pages.get(path) {
+                        Some((key, _)) => h.update(key.as_bytes()),
+                        None => h.update(blake3::hash(html.as_bytes()).as_bytes()),
+                    };
+                }
+                (lang, h.finalize())
+            })
+            .collect();
+        self.memo
+            .search
+            .retain(|lang, _| keys.iter().any(|(l, _)| l == lang));
+        let stale: Vec<(String, blake3::Hash)> = keys
+            .into_iter()
+            .filter(|(lang, key)| self.memo.search.get(lang).is_none_or(|(k, _)| k != key))
+            .collect();
+        let job = (!stale.is_empty()).then_some(SearchJob { langs: stale });
+        let pending = match (job, self.opts.search) {
+            (Some(job), SearchWhen::Now) => {
+                let made = job.run(output)?;
+                self.search_done(made);
+                None
+            }
+            (job, _) => job,
+        };
+        for (_, files) in self.memo.search.values() {
+            for (path, bytes) in files {
+                output.insert_shared(path.clone(), bytes.clone());
+            }
+        }
+        Ok(pending)
+    }
+
+    /// Keeps the indexes a [`SearchJob`] made, for the next builds while their languages'
+    /// pages stay the same.
+    pub fn search_done(&mut self, index: SearchIndex) {
+        for (lang, key, files) in index.langs {
+            self.memo.search.insert(lang, (key, files));
+        }
     }
 
     /// Runs every stage but writing.
@@ -315,33 +397,7 @@ impl Session {
         add_static_files(&config, &theme, &site, &mut output)?;
         let rendered: Vec<Rendered> = bodies.iter().map(|(_, b)| b.clone()).collect();
         check_links(&site, &rendered, &output)?;
-        // The search index depends only on the HTML pages; they are unchanged when every
-        // page hashed the same as in the previous build of this session.
-        let pages_key = {
-            let mut h = blake3::Hasher::new();
-            let mut keys: Vec<(&String, &blake3::Hash)> =
-                self.memo.pages.iter().map(|(p, (k, _))| (p, k)).collect();
-            keys.sort_by_key(|(p, _)| *p);
-            for (p, k) in keys {
-                h.update(p.as_bytes());
-                h.update(k.as_bytes());
-            }
-            h.finalize()
-        };
-        let job = SearchJob { key: pages_key };
-        let (index, pending) = match (self.memo.search.take(), opts.search) {
-            (Some((key, files)), _) if key == pages_key => ((key, files), None),
-            (_, SearchWhen::Now) => ((pages_key, job.run(&output)?), None),
-            (stale, SearchWhen::Later) => (
-                // No index yet: under a key no pages have, so that the next build asks again.
-                stale.unwrap_or_else(|| (blake3::hash(b"no index yet"), Vec::new())),
-                Some(job),
-            ),
-        };
-        for (path, bytes) in &index.1 {
-            output.insert_shared(path.clone(), bytes.clone());
-        }
-        self.memo.search = Some(index);
+        let pending = self.search_index(&mut output)?;
         self.memo.bodies = bodies.into_iter().collect();
         self.memo.measurements = stamp.map(|key| (key, measurements.clone()));
         // A cache that cannot be saved only costs time in the next build.

@@ -10,7 +10,7 @@
 //! for `đ`, which has no Unicode decomposition: the copy of the page given to Pagefind (never
 //! the published page) ends with the page's `đ` words spelled with `d`, at a lower weight.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pagefind::api::PagefindIndex;
 use pagefind::options::PagefindServiceConfig;
@@ -18,7 +18,7 @@ use pagefind::options::PagefindServiceConfig;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::output::Output;
 
-/// Where the index lives in the output; the theme's `search.js` loads `/pagefind/pagefind.js`.
+/// Where the indexes live in the output, one folder per language.
 pub const DIR: &str = "pagefind";
 
 /// The attribute that marks a page's searchable part.
@@ -35,37 +35,111 @@ const UNUSED: &[&str] = &[
     "pagefind-highlight.js",
 ];
 
-/// Indexes every article of `output`; returns the files to add, paths under [`DIR`]. A site
-/// without articles gets no index (the search box then says it found nothing).
-pub fn index(output: &Output) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
-    let pages: Vec<(&str, String)> = output
-        .files
-        .iter()
-        .filter(|(path, _)| path.ends_with(".html"))
-        .filter_map(|(path, bytes)| {
-            let html = std::str::from_utf8(bytes).ok()?;
-            html.contains(BODY_MARKER)
-                .then(|| (path.as_str(), with_folded_copy(html)))
-        })
-        .collect();
-    if pages.is_empty() {
-        return Ok(Vec::new());
+/// The article pages of `output` (those with the body marker) by the language of their
+/// `<html lang>`, as (path, HTML).
+pub fn pages_by_lang(output: &Output) -> BTreeMap<String, Vec<(&str, &str)>> {
+    let mut by_lang: BTreeMap<String, Vec<(&str, &str)>> = BTreeMap::new();
+    for (path, bytes) in &output.files {
+        if !path.ends_with(".html") {
+            continue;
+        }
+        let Ok(html) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        if html.contains(BODY_MARKER) {
+            by_lang
+                .entry(lang_of(html).to_string())
+                .or_default()
+                .push((path.as_str(), html));
+        }
     }
+    by_lang
+}
+
+/// The value of the page's `<html lang="…">` (empty when it has none).
+fn lang_of(html: &str) -> &str {
+    let Some(start) = html.find("<html") else {
+        return "";
+    };
+    let tag = &html[start..html[start..].find('>').map_or(html.len(), |e| start + e)];
+    tag.split_once("lang=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map_or("", |(lang, _)| lang)
+}
+
+/// The folder of a language's index in the output: `pagefind/<lang>`; the theme's
+/// `search.js` loads `pagefind/<lang>/pagefind.js` for the page's language.
+pub fn lang_dir(lang: &str) -> String {
+    format!("{DIR}/{lang}")
+}
+
+/// Indexes every article of `output`, one index per language made on its own thread; returns
+/// the files to add, paths under [`DIR`]. A site without articles gets no index (the search
+/// box then says it found nothing).
+pub fn index(output: &Output) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
+    let by_lang = pages_by_lang(output);
+    let langs: Vec<&str> = by_lang.keys().map(String::as_str).collect();
+    Ok(index_langs(&by_lang, &langs)?
+        .into_values()
+        .flatten()
+        .collect())
+}
+
+/// Indexes the languages `langs` of `by_lang`, each on its own thread (Pagefind indexes one
+/// page at a time); returns each language's files.
+pub fn index_langs(
+    by_lang: &BTreeMap<String, Vec<(&str, &str)>>,
+    langs: &[&str],
+) -> Result<BTreeMap<String, Vec<(String, Vec<u8>)>>, Diagnostics> {
+    let results: Vec<(String, Result<Vec<(String, Vec<u8>)>, Diagnostics>)> =
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = langs
+                .iter()
+                .filter_map(|lang| by_lang.get_key_value(*lang))
+                .map(|(lang, pages)| (lang, scope.spawn(move || index_lang(lang, pages))))
+                .collect();
+            handles
+                .into_iter()
+                .map(|(lang, handle)| {
+                    let result = handle.join().unwrap_or_else(|_| {
+                        Err(fail(format!("indexing the `{lang}` pages crashed")))
+                    });
+                    (lang.clone(), result)
+                })
+                .collect()
+        });
+    let mut diags = Diagnostics::default();
+    let mut files = BTreeMap::new();
+    for (lang, result) in results {
+        match result {
+            Ok(f) => {
+                files.insert(lang, f);
+            }
+            Err(d) => diags.extend(d),
+        }
+    }
+    diags.into_result(files)
+}
+
+/// The index of one language's pages: the files of its Pagefind bundle, paths under
+/// [`lang_dir`].
+fn index_lang(lang: &str, pages: &[(&str, &str)]) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| fail(format!("cannot start the indexing runtime: {e}")))?;
-    runtime.block_on(build(pages))
+    runtime.block_on(build(lang, pages))
 }
 
-async fn build(pages: Vec<(&str, String)>) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
+async fn build(lang: &str, pages: &[(&str, &str)]) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
     let options = PagefindServiceConfig::builder().build();
     let mut index = PagefindIndex::new(Some(options))
         .map_err(|e| fail(format!("cannot set up the search index: {e}")))?;
     let mut diags = Diagnostics::default();
     for (path, html) in pages {
-        if let Err(e) = index.add_html_file(None, Some(url_of(path)), html).await {
+        let page = with_folded_copy(html);
+        if let Err(e) = index.add_html_file(None, Some(url_of(path)), page).await {
             diags.push(Diagnostic::new(
-                Place::file(path),
+                Place::file(*path),
                 format!("cannot index this page for search: {e}"),
             ));
         }
@@ -74,6 +148,7 @@ async fn build(pages: Vec<(&str, String)>) -> Result<Vec<(String, Vec<u8>)>, Dia
         .get_files()
         .await
         .map_err(|e| fail(format!("cannot build the search index: {e}")))?;
+    let dir = lang_dir(lang);
     let files = files
         .into_iter()
         .filter_map(|f| {
@@ -83,7 +158,7 @@ async fn build(pages: Vec<(&str, String)>) -> Result<Vec<(String, Vec<u8>)>, Dia
                 .map(|c| c.to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
-            (!UNUSED.contains(&rel.as_str())).then(|| (format!("{DIR}/{rel}"), f.contents))
+            (!UNUSED.contains(&rel.as_str())).then(|| (format!("{dir}/{rel}"), f.contents))
         })
         .collect();
     diags.into_result(files)
@@ -195,19 +270,33 @@ mod tests {
         output.insert("style.css".into(), b"main{}".to_vec());
         let files = index(&output).unwrap();
         let names: BTreeSet<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
-        for wanted in ["pagefind/pagefind.js", "pagefind/pagefind-entry.json"] {
-            assert!(names.contains(wanted), "{wanted} missing from {names:?}");
+        for lang in ["vi", "en"] {
+            for file in ["pagefind.js", "pagefind-entry.json"] {
+                let wanted = format!("pagefind/{lang}/{file}");
+                assert!(
+                    names.contains(wanted.as_str()),
+                    "{wanted} missing from {names:?}"
+                );
+            }
         }
-        assert!(!names.contains("pagefind/pagefind-ui.js"));
-        let entry = &files
-            .iter()
-            .find(|(p, _)| p == "pagefind/pagefind-entry.json")
-            .unwrap()
-            .1;
-        let entry: serde_json::Value = serde_json::from_slice(entry).unwrap();
-        let langs: Vec<&String> = entry["languages"].as_object().unwrap().keys().collect();
-        assert_eq!(langs, ["en", "vi"]);
-        assert_eq!(entry["languages"]["vi"]["page_count"], 1);
+        assert!(!names.iter().any(|n| n.ends_with("pagefind-ui.js")));
+        for lang in ["vi", "en"] {
+            let path = format!("pagefind/{lang}/pagefind-entry.json");
+            let entry = &files.iter().find(|(p, _)| *p == path).unwrap().1;
+            let entry: serde_json::Value = serde_json::from_slice(entry).unwrap();
+            let langs: Vec<&String> = entry["languages"].as_object().unwrap().keys().collect();
+            assert_eq!(langs, [lang], "the {lang} index holds its own pages only");
+            assert_eq!(entry["languages"][lang]["page_count"], 1);
+        }
+    }
+
+    #[test]
+    fn the_language_is_read_from_the_html_element() {
+        assert_eq!(
+            lang_of("<!DOCTYPE html><html lang=\"vi\" class=\"x\"><p lang=\"en\">"),
+            "vi"
+        );
+        assert_eq!(lang_of("<html class=\"x\"><p lang=\"en\">"), "");
     }
 
     #[test]

@@ -31,7 +31,7 @@
 
     function load() {
       if (!loading) {
-        loading = import("/pagefind/pagefind.js").then(function (pagefind) {
+        loading = import("/pagefind/" + (document.documentElement.lang || "en") + "/pagefind.js").then(function (pagefind) {
           return pagefind.options({ excerptLength: 24, ranking: { diacriticSimilarity: 10 } }).then(function () { return pagefind; });
         });
         loading.catch(function () { loading = null; });

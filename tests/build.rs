@@ -665,6 +665,90 @@ mod translations {
 }
 
 #[test]
+fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_language_only() {
+    use measured::pipeline::{SearchWhen, Session};
+    let site = TestSite::fixture("basic");
+    let mut session = Session::new(measured::BuildOptions {
+        search: SearchWhen::Later,
+        ..site.options()
+    });
+    let silent = measured::experiments::Silent;
+    let first = session.build(&silent).unwrap();
+    let job = first
+        .search
+        .clone()
+        .expect("the first build leaves the index to make");
+    assert_eq!(job.langs().collect::<Vec<_>>(), ["en", "vi"]);
+    assert!(
+        !first
+            .output
+            .files
+            .keys()
+            .any(|p| p.starts_with("pagefind/")),
+        "no index yet"
+    );
+    let index = job.run(&first.output).unwrap();
+    session.search_done(index);
+    let again = session.build(&silent).unwrap();
+    assert!(again.search.is_none(), "nothing left to index");
+    let en_entry = again
+        .output
+        .get("pagefind/en/pagefind-entry.json")
+        .unwrap()
+        .to_vec();
+    let vi_entry = again
+        .output
+        .get("pagefind/vi/pagefind-entry.json")
+        .unwrap()
+        .to_vec();
+
+    let path = "content/tcp-handshake/index.vi.md";
+    site.write(
+        path,
+        &site.read(path).replace("Một chú thích.", "Chú thích mới."),
+    );
+    let edited = session.build(&silent).unwrap();
+    let job = edited
+        .search
+        .clone()
+        .expect("the edited language is to index");
+    assert_eq!(job.langs().collect::<Vec<_>>(), ["vi"]);
+    assert!(
+        edited
+            .output
+            .text("tcp-handshake/index.html")
+            .unwrap()
+            .contains("Chú thích mới."),
+        "the page is new"
+    );
+    assert_eq!(
+        edited
+            .output
+            .get("pagefind/vi/pagefind-entry.json")
+            .unwrap(),
+        vi_entry,
+        "the earlier index stands in meanwhile"
+    );
+    session.search_done(job.run(&edited.output).unwrap());
+    let indexed = session.build(&silent).unwrap();
+    assert!(indexed.search.is_none());
+    assert_ne!(
+        indexed
+            .output
+            .get("pagefind/vi/pagefind-entry.json")
+            .unwrap(),
+        vi_entry
+    );
+    assert_eq!(
+        indexed
+            .output
+            .get("pagefind/en/pagefind-entry.json")
+            .unwrap(),
+        en_entry
+    );
+}
+
+#[test]
 fn a_session_rebuild_renders_only_what_changed() {
     let site = TestSite::fixture("basic");
     let mut session = measured::pipeline::Session::new(site.options());
@@ -700,6 +784,20 @@ fn a_session_rebuild_renders_only_what_changed() {
         .collect();
     assert_eq!(changed, ["atom.xml", "tcp-handshake/index.html"]);
     assert_eq!(edited.work.pages_rendered, 2);
+    // Only the Vietnamese search index is made again; the English one is the same files.
+    let index_of = |built: &measured::Built, lang: &str| -> Vec<(String, Vec<u8>)> {
+        let dir = format!("pagefind/{lang}/");
+        built
+            .output
+            .files
+            .iter()
+            .filter(|(p, _)| p.starts_with(&dir))
+            .map(|(p, b)| (p.clone(), b.to_vec()))
+            .collect()
+    };
+    assert!(!index_of(&first, "en").is_empty());
+    assert_eq!(index_of(&edited, "en"), index_of(&first, "en"));
+    assert_ne!(index_of(&edited, "vi"), index_of(&first, "vi"));
 
     // A template change re-renders everything.
     site.write(

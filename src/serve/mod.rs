@@ -22,7 +22,7 @@ use tokio::sync::watch as tokio_watch;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::experiments::Progress;
 use crate::output::Output;
-use crate::pipeline::{BuildOptions, SearchFiles, SearchJob, SearchWhen, Session};
+use crate::pipeline::{BuildOptions, SearchIndex, SearchJob, SearchWhen, Session};
 use state::Snapshot;
 use watch::{Changes, Watcher};
 
@@ -231,7 +231,7 @@ enum LoopMsg {
     /// The indexer finished a job.
     Indexed {
         job: SearchJob,
-        result: Result<SearchFiles, Diagnostics>,
+        result: Result<SearchIndex, Diagnostics>,
         took: Duration,
     },
     Stop,
@@ -498,17 +498,17 @@ fn take(ctx: &mut LoopContext, msg: LoopMsg, changes: &mut Changes) -> bool {
             }
             ctx.indexing = None;
             let event = match result {
-                Ok(files) => {
+                Ok(index) => {
+                    let files = index.files();
                     let now = ctx.snapshots.borrow().clone();
                     if let Some(next) = now.with_search(&files) {
                         ctx.snapshots.send_replace(Arc::new(next));
                     }
-                    let event = Event::Indexed {
+                    ctx.session.search_done(index);
+                    Event::Indexed {
                         files: files.len(),
                         took,
-                    };
-                    ctx.session.search_done(&job, files);
-                    event
+                    }
                 }
                 Err(diagnostics) => Event::IndexFailed(diagnostics),
             };
