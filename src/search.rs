@@ -21,6 +21,9 @@ use crate::output::Output;
 /// Where the indexes live in the output, one folder per language.
 pub const DIR: &str = "pagefind";
 
+/// Files of an index: (path in the output, bytes).
+pub type Files = Vec<(String, Vec<u8>)>;
+
 /// The attribute that marks a page's searchable part.
 const BODY_MARKER: &str = "data-pagefind-body";
 
@@ -76,7 +79,7 @@ pub fn lang_dir(lang: &str) -> String {
 /// Indexes every article of `output`, one index per language made on its own thread; returns
 /// the files to add, paths under [`DIR`]. A site without articles gets no index (the search
 /// box then says it found nothing).
-pub fn index(output: &Output) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
+pub fn index(output: &Output) -> Result<Files, Diagnostics> {
     let by_lang = pages_by_lang(output);
     let langs: Vec<&str> = by_lang.keys().map(String::as_str).collect();
     Ok(index_langs(&by_lang, &langs)?
@@ -90,24 +93,23 @@ pub fn index(output: &Output) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
 pub fn index_langs(
     by_lang: &BTreeMap<String, Vec<(&str, &str)>>,
     langs: &[&str],
-) -> Result<BTreeMap<String, Vec<(String, Vec<u8>)>>, Diagnostics> {
-    let results: Vec<(String, Result<Vec<(String, Vec<u8>)>, Diagnostics>)> =
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = langs
-                .iter()
-                .filter_map(|lang| by_lang.get_key_value(*lang))
-                .map(|(lang, pages)| (lang, scope.spawn(move || index_lang(lang, pages))))
-                .collect();
-            handles
-                .into_iter()
-                .map(|(lang, handle)| {
-                    let result = handle.join().unwrap_or_else(|_| {
-                        Err(fail(format!("indexing the `{lang}` pages crashed")))
-                    });
-                    (lang.clone(), result)
-                })
-                .collect()
-        });
+) -> Result<BTreeMap<String, Files>, Diagnostics> {
+    let results: Vec<(String, Result<Files, Diagnostics>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = langs
+            .iter()
+            .filter_map(|lang| by_lang.get_key_value(*lang))
+            .map(|(lang, pages)| (lang, scope.spawn(move || index_lang(lang, pages))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|(lang, handle)| {
+                let result = handle
+                    .join()
+                    .unwrap_or_else(|_| Err(fail(format!("indexing the `{lang}` pages crashed"))));
+                (lang.clone(), result)
+            })
+            .collect()
+    });
     let mut diags = Diagnostics::default();
     let mut files = BTreeMap::new();
     for (lang, result) in results {
@@ -123,14 +125,14 @@ pub fn index_langs(
 
 /// The index of one language's pages: the files of its Pagefind bundle, paths under
 /// [`lang_dir`].
-fn index_lang(lang: &str, pages: &[(&str, &str)]) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
+fn index_lang(lang: &str, pages: &[(&str, &str)]) -> Result<Files, Diagnostics> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|e| fail(format!("cannot start the indexing runtime: {e}")))?;
     runtime.block_on(build(lang, pages))
 }
 
-async fn build(lang: &str, pages: &[(&str, &str)]) -> Result<Vec<(String, Vec<u8>)>, Diagnostics> {
+async fn build(lang: &str, pages: &[(&str, &str)]) -> Result<Files, Diagnostics> {
     let options = PagefindServiceConfig::builder().build();
     let mut index = PagefindIndex::new(Some(options))
         .map_err(|e| fail(format!("cannot set up the search index: {e}")))?;
