@@ -195,8 +195,19 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
         started.elapsed().as_secs_f64()
     ));
     let out = base.join("out");
-    let ours_cmd = |dest: &Path| -> Vec<String> {
-        let root = corpus.measured.display().to_string();
+    // The same site without a search index: the same work as Hugo, which makes none.
+    let plain = base.join("measured-no-search");
+    std::fs::create_dir_all(&plain)?;
+    let toml = std::fs::read_to_string(corpus.measured.join("site.toml"))?;
+    std::fs::write(
+        plain.join("site.toml"),
+        format!("{toml}\n[search]\nenabled = false\n"),
+    )?;
+    for part in ["content", "experiments", "frozen"] {
+        std::os::unix::fs::symlink(corpus.measured.join(part), plain.join(part))?;
+    }
+    let ours_cmd = |root: &Path, dest: &Path| -> Vec<String> {
+        let root = root.display().to_string();
         let dest = dest.display().to_string();
         [
             OURS, "build", "--frozen", "--root", &root, "--output", &dest,
@@ -220,17 +231,21 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
         .to_vec()
     };
     let mut ours = Vec::new();
+    let mut ours_plain = Vec::new();
     let mut hugo = Vec::new();
     for _ in 0..runs {
         // Cold: no output, no highlight cache, no Hugo resources from an earlier build.
         let _ = std::fs::remove_dir_all(corpus.measured.join(".measured"));
         let _ = std::fs::remove_dir_all(out.join("measured"));
-        ours.push(timed(&ours_cmd(&out.join("measured")))?);
+        ours.push(timed(&ours_cmd(&corpus.measured, &out.join("measured")))?);
+        let _ = std::fs::remove_dir_all(plain.join(".measured"));
+        let _ = std::fs::remove_dir_all(out.join("measured-no-search"));
+        ours_plain.push(timed(&ours_cmd(&plain, &out.join("measured-no-search")))?);
         let _ = std::fs::remove_dir_all(corpus.hugo.join("resources"));
         let _ = std::fs::remove_dir_all(out.join("hugo"));
         hugo.push(timed(&hugo_cmd(&out.join("hugo")))?);
     }
-    let (ours, hugo) = (Stats::of(&ours), Stats::of(&hugo));
+    let (ours, ours_plain, hugo) = (Stats::of(&ours), Stats::of(&ours_plain), Stats::of(&hugo));
     let files = |d: &Path| {
         walkdir::WalkDir::new(d)
             .into_iter()
@@ -241,7 +256,11 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
         "cold build, median of {runs} (each side by side, outputs written to disk):\n  {:<10} {:>9} {:>11} {:>10} {:>13}",
         "", "wall", "pages/s", "peak RSS", "files written"
     ));
-    for (name, s, dir) in [("measured", &ours, "measured"), ("hugo", &hugo, "hugo")] {
+    for (name, s, dir) in [
+        ("measured", &ours, "measured"),
+        ("no search", &ours_plain, "measured-no-search"),
+        ("hugo", &hugo, "hugo"),
+    ] {
         say(&format!(
             "  {name:<10} {:>7.2} s {:>11.0} {:>7.0} MB {:>13}",
             s.wall.as_secs_f64(),
@@ -250,15 +269,23 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
             files(&out.join(dir))
         ));
     }
-    say(&format!(
-        "  measured/hugo: time {:.2}×, throughput {:.2}× (target ≥ 3×), peak RSS {:.2}× (target ≤ 1×)",
-        ours.wall.as_secs_f64() / hugo.wall.as_secs_f64(),
-        hugo.wall.as_secs_f64() / ours.wall.as_secs_f64(),
-        ours.rss_kb as f64 / hugo.rss_kb as f64
-    ));
+    for (name, s) in [
+        ("measured", &ours),
+        (
+            "measured without search index (Hugo makes none)",
+            &ours_plain,
+        ),
+    ] {
+        say(&format!(
+            "  {name}/hugo: time {:.2}×, throughput {:.2}× (target ≥ 3×), peak RSS {:.2}× (target ≤ 1×)",
+            s.wall.as_secs_f64() / hugo.wall.as_secs_f64(),
+            hugo.wall.as_secs_f64() / s.wall.as_secs_f64(),
+            s.rss_kb as f64 / hugo.rss_kb as f64
+        ));
+    }
     let floor = floor(&corpus, runs)?;
     say(&format!(
-        "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, fresh SyntaxSet) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; SyntaxSet::load_defaults_newlines alone: {:.3} s)\n  measured is {:.2}× the floor (target ≤ 1.5×)",
+        "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, fresh SyntaxSet) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; SyntaxSet::load_defaults_newlines alone: {:.3} s)\n  measured is {:.2}× the floor, {:.2}× without the search index (target ≤ 1.5×)",
         rayon::current_num_threads(),
         floor.read.as_secs_f64(),
         floor.cmark.as_secs_f64(),
@@ -267,7 +294,8 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
         floor.total().as_secs_f64(),
         floor.warm.as_secs_f64(),
         floor.load.as_secs_f64(),
-        ours.wall.as_secs_f64() / floor.total().as_secs_f64()
+        ours.wall.as_secs_f64() / floor.total().as_secs_f64(),
+        ours_plain.wall.as_secs_f64() / floor.total().as_secs_f64()
     ));
     let rebuilds = rebuilds(&corpus, runs)?;
     let _ = std::fs::remove_dir_all(&out);

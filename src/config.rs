@@ -21,6 +21,14 @@ struct RawConfig {
     show_untranslated: Option<bool>,
     experiments: Option<RawExperiments>,
     highlight: Option<RawHighlight>,
+    search: Option<RawSearch>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSearch {
+    /// Build the search index (and show the search box); on by default.
+    enabled: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -66,6 +74,8 @@ pub struct SiteConfig {
     pub author: String,
     pub show_untranslated: bool,
     pub experiments: ExperimentsConfig,
+    /// Whether the site has a search index and box (`[search] enabled`).
+    pub search: bool,
     pub highlight_light: String,
     pub highlight_dark: String,
 }
@@ -164,6 +174,7 @@ fn validate(
         show_untranslated,
         experiments,
         highlight,
+        search,
     } = raw;
     let mut diags = Diagnostics::default();
     let err = |key: &str, msg: String| {
@@ -247,6 +258,7 @@ fn validate(
             frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),
             timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
         },
+        search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
     })

@@ -397,7 +397,11 @@ impl Session {
         add_static_files(&config, &theme, &site, &mut output)?;
         let rendered: Vec<Rendered> = bodies.iter().map(|(_, b)| b.clone()).collect();
         check_links(&site, &rendered, &output)?;
-        let pending = self.search_index(&mut output)?;
+        let pending = if config.search {
+            self.search_index(&mut output)?
+        } else {
+            None
+        };
         self.memo.bodies = bodies.into_iter().collect();
         self.memo.measurements = stamp.map(|key| (key, measurements.clone()));
         // A cache that cannot be saved only costs time in the next build.

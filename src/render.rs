@@ -189,6 +189,8 @@ struct SiteCtx<'a> {
     home: String,
     tags_url: String,
     feed_url: String,
+    /// Whether pages get the search box.
+    search: bool,
 }
 
 #[derive(Serialize)]
@@ -368,6 +370,7 @@ impl<'a> Shared<'a> {
                     home: prefix.clone(),
                     tags_url: format!("{prefix}tags/"),
                     feed_url: format!("{prefix}atom.xml"),
+                    search: input.config.search,
                 };
                 (
                     lang.clone(),

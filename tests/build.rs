@@ -665,6 +665,36 @@ mod translations {
 }
 
 #[test]
+fn a_site_may_go_without_search() {
+    let site = TestSite::fixture("basic");
+    let with = site.build().unwrap();
+    let page = with.output.text("tcp-handshake/index.html").unwrap();
+    assert!(page.contains("/search.js") && page.contains("id=\"search\""));
+    assert!(
+        with.output
+            .files
+            .keys()
+            .any(|p| p.starts_with("pagefind/vi/"))
+    );
+    let toml = site.read("site.toml");
+    site.write("site.toml", &format!("{toml}\n[search]\nenabled = false\n"));
+    let without = site.build().unwrap();
+    assert!(
+        !without
+            .output
+            .files
+            .keys()
+            .any(|p| p.starts_with("pagefind/"))
+    );
+    let page = without.output.text("tcp-handshake/index.html").unwrap();
+    assert!(!page.contains("/search.js"), "no script to load");
+    assert!(
+        !page.contains("id=\"search\""),
+        "no search box that finds nothing"
+    );
+}
+
+#[test]
 fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_language_only() {
     use measured::pipeline::{SearchWhen, Session};
     let site = TestSite::fixture("basic");
