@@ -161,6 +161,8 @@ struct Memo {
     source_pages: Option<(blake3::Hash, std::sync::Arc<Vec<render::ExtraPage>>)>,
     /// Each article's `results.json`, by hash of what it is made of.
     results_files: std::collections::HashMap<blake3::Hash, std::sync::Arc<[u8]>>,
+    /// The last build, and the stamp of its inputs.
+    last: Option<(blake3::Hash, Built)>,
     /// The experiment stage's result, and the stamp of every file it read to get it.
     measurements: Option<(blake3::Hash, experiments::Measurements)>,
 }
@@ -233,6 +235,8 @@ impl Session {
     /// Keeps the indexes a [`SearchJob`] made, for the next builds while their languages'
     /// pages stay the same.
     pub fn search_done(&mut self, index: SearchIndex) {
+        // The last build's output lacks this index.
+        self.memo.last = None;
         for (lang, key, files) in index.langs {
             self.memo.search.insert(lang, (key, files));
         }
@@ -240,8 +244,30 @@ impl Session {
 
     /// Runs every stage but writing.
     pub fn build(&mut self, progress: &dyn Progress) -> Result<Built, Diagnostics> {
+        let config = config::load(&self.opts.root)?;
+        // No input changed since the last build: the same site (a forced rerun always runs).
+        let inputs = (self.opts.experiments.rerun == experiments::Rerun::None)
+            .then(|| inputs_stamp(&config, &self.opts));
+        if let (Some(key), Some((last_key, last))) = (inputs, &self.memo.last) {
+            if key == *last_key {
+                let mut same = last.clone();
+                same.work = Work::default();
+                same.experiments_ran.clear();
+                return Ok(same);
+            }
+        }
+        let built = self.build_changed(config, progress)?;
+        self.memo.last = inputs.map(|key| (key, built.clone()));
+        Ok(built)
+    }
+
+    /// Runs every stage, reusing what the memo holds.
+    fn build_changed(
+        &mut self,
+        config: SiteConfig,
+        progress: &dyn Progress,
+    ) -> Result<Built, Diagnostics> {
         let opts = &self.opts;
-        let config = config::load(&opts.root)?;
         let theme = theme::load(&opts.root)?;
         let strings = i18n::load(&config, &theme)?;
         let templates = render::compile(&theme)?;
@@ -494,27 +520,63 @@ fn experiments_stamp(
 ) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     h.update(format!("{wanted:?}\0{}\0{}", opts.quick, opts.frozen).as_bytes());
-    let dirs = [
+    stamp_trees(&mut h, &experiment_trees(config));
+    h.finalize()
+}
+
+/// The folders the experiment stage reads.
+fn experiment_trees(config: &SiteConfig) -> [PathBuf; 3] {
+    [
         config.experiments.dir.clone(),
         cache_dir(config).join("results"),
         config.experiments.frozen_dir.clone(),
+    ]
+}
+
+/// Identity of every file a build reads (the built-in theme is part of the binary) and of the
+/// options: equal stamps, equal builds.
+fn inputs_stamp(config: &SiteConfig, opts: &BuildOptions) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(format!("{opts:?}").as_bytes());
+    let root = &config.root;
+    let mut trees = vec![
+        root.join("site.toml"),
+        root.join("content"),
+        root.join("templates"),
+        root.join("static"),
     ];
-    for dir in dirs {
-        let walk = walkdir::WalkDir::new(&dir)
+    trees.extend(experiment_trees(config));
+    stamp_trees(&mut h, &trees);
+    h.finalize()
+}
+
+/// Feeds the path, size and modification time of everything under `trees` (files or folders;
+/// an experiments workspace's `target/` aside) to `h`, like `make`.
+fn stamp_trees(h: &mut blake3::Hasher, trees: &[PathBuf]) {
+    for tree in trees {
+        let walk = walkdir::WalkDir::new(tree)
             .sort_by_file_name()
             .into_iter()
             .filter_entry(|e| e.depth() != 1 || e.file_name() != "target");
         for entry in walk.filter_map(Result::ok) {
             h.update(entry.path().as_os_str().as_encoded_bytes());
             if let Ok(meta) = entry.metadata() {
-                h.update(&meta.len().to_le_bytes());
-                if let Ok(modified) = meta.modified() {
-                    h.update(format!("{modified:?}").as_bytes());
+                use std::os::unix::fs::MetadataExt;
+                // The inode too: an editor's save renames a new file over the old one.
+                for n in [meta.len(), meta.ino()] {
+                    h.update(&n.to_le_bytes());
+                }
+                for t in [
+                    meta.mtime(),
+                    meta.mtime_nsec(),
+                    meta.ctime(),
+                    meta.ctime_nsec(),
+                ] {
+                    h.update(&t.to_le_bytes());
                 }
             }
         }
     }
-    h.finalize()
 }
 
 fn reproduce_of(
