@@ -67,10 +67,12 @@ impl Chart<'_> {
             let y = y_of(*t);
             let _ = write!(
                 s,
-                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
                 W - RIGHT,
+                Coord(y),
+                Coord(y),
                 LEFT - 6.0,
-                y + 4.0,
+                Coord(y + 4.0),
                 escape(&(self.format_y)(*t))
             );
         }
@@ -81,15 +83,15 @@ impl Chart<'_> {
         }
         let _ = write!(
             s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            LEFT + plot_w / 2.0,
-            H - 8.0,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            Coord(LEFT + plot_w / 2.0),
+            Coord(H - 8.0),
             escape(&self.x_label)
         );
         let _ = write!(
             s,
-            "<text transform=\"translate(14 {:.1}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-            TOP + plot_h / 2.0,
+            "<text transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
+            Coord(TOP + plot_h / 2.0),
             escape(&self.y_label)
         );
         s.push_str("</svg>");
@@ -171,10 +173,10 @@ impl Chart<'_> {
         let step = (n / 8).max(1);
         s.push_str("<g class=\"axis\">");
         for i in (0..n).step_by(step) {
-            let x = self.x_position(i, plot_w);
+            let x = Coord(self.x_position(i, plot_w));
             let _ = write!(
                 s,
-                "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{}\" y2=\"{}\"/><text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                "<line x1=\"{x}\" x2=\"{x}\" y1=\"{}\" y2=\"{}\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
                 H - BOTTOM,
                 H - BOTTOM + 5.0,
                 H - BOTTOM + 20.0,
@@ -190,20 +192,20 @@ impl Chart<'_> {
                 .enumerate()
                 .filter_map(|(i, v)| v.map(|v| (self.x_position(i, plot_w), y_of(v), v)))
                 .collect();
-            let path: Vec<String> = points
-                .iter()
-                .map(|(x, y, _)| format!("{x:.1},{y:.1}"))
-                .collect();
+            let vertices: Vec<(f64, f64)> = points.iter().map(|&(x, y, _)| (x, y)).collect();
             let _ = write!(
                 s,
-                "<g class=\"{class}\"><polyline points=\"{}\"/>",
-                path.join(" ")
+                "<g class=\"{class}\"><path d=\"{}\"/>",
+                line_path(&vertices)
             );
+            // The dots' radius is in style.css (`r`), not repeated on every point.
             for (i, (x, y, v)) in points.iter().enumerate() {
                 let label = self.x_labels.get(i).cloned().unwrap_or_default();
                 let _ = write!(
                     s,
-                    "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"3.5\"><title>{}: {} = {}</title></circle>",
+                    "<circle cx=\"{}\" cy=\"{}\"><title>{}: {} = {}</title></circle>",
+                    Coord(*x),
+                    Coord(*y),
                     escape(&series.label),
                     escape(&label),
                     escape(&(self.format_y)(*v))
@@ -245,10 +247,12 @@ impl Chart<'_> {
                 };
                 let _ = write!(
                     s,
-                    "<rect class=\"s{}\" x=\"{x:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{} · {}: {}</title></rect>",
+                    "<rect class=\"s{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} · {}: {}</title></rect>",
                     k % 6 + 1,
-                    (bar_w - 2.0).max(1.0),
-                    height.max(0.5),
+                    Coord(x),
+                    Coord(top),
+                    Coord((bar_w - 2.0).max(1.0)),
+                    Coord(height.max(0.5)),
                     escape(&self.x_labels[i]),
                     escape(&series.label),
                     escape(&(self.format_y)(v))
@@ -256,12 +260,68 @@ impl Chart<'_> {
             }
             let _ = write!(
                 s,
-                "<text x=\"{centre:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                Coord(centre),
                 H - BOTTOM + 18.0,
                 escape(&self.x_labels[i])
             );
         }
     }
+}
+
+/// An SVG coordinate to a tenth, without a trailing `.0` (`78`, `280.6`).
+struct Coord(f64);
+
+impl std::fmt::Display for Coord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Tenths(tenths(self.0)).fmt(f)
+    }
+}
+
+/// `v` in tenths, rounded: coordinates and the steps between them use the same rounding, so a
+/// line's vertices are exactly the centres of its dots.
+fn tenths(v: f64) -> i64 {
+    (v * 10.0).round() as i64
+}
+
+/// A number of tenths written as a decimal (`784` → `78.4`, `780` → `78`, `-5` → `-0.5`).
+struct Tenths(i64);
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let (whole, tenth) = (self.0.abs() / 10, self.0.abs() % 10);
+        if tenth == 0 {
+            write!(f, "{sign}{whole}")
+        } else {
+            write!(f, "{sign}{whole}.{tenth}")
+        }
+    }
+}
+
+/// The path data of a line through `vertices`: a move to the first, then each step relative to
+/// the one before (`h` along x, `v` along y, `l` otherwise), shorter than absolute points.
+fn line_path(vertices: &[(f64, f64)]) -> String {
+    let mut d = String::new();
+    let mut last: Option<(i64, i64)> = None;
+    for &(x, y) in vertices {
+        let (x, y) = (tenths(x), tenths(y));
+        let _ = match last {
+            None => write!(d, "M{} {}", Tenths(x), Tenths(y)),
+            Some((lx, ly)) if y == ly => write!(d, "h{}", Tenths(x - lx)),
+            Some((lx, ly)) if x == lx => write!(d, "v{}", Tenths(y - ly)),
+            // A minus sign separates the two numbers by itself.
+            Some((lx, ly)) => write!(
+                d,
+                "l{}{}{}",
+                Tenths(x - lx),
+                if y < ly { "" } else { " " },
+                Tenths(y - ly)
+            ),
+        };
+        last = Some((x, y));
+    }
+    d
 }
 
 /// Round tick values covering [lo, hi].
@@ -287,6 +347,27 @@ fn nice_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coordinates_are_tenths_without_a_trailing_zero() {
+        let shown: Vec<String> = [78.0, 280.62, 74.8, 0.04, 12.96]
+            .map(|v| Coord(v).to_string())
+            .into();
+        assert_eq!(shown, ["78", "280.6", "74.8", "0", "13"]);
+    }
+
+    #[test]
+    fn a_line_is_relative_steps_through_its_vertices() {
+        let d = line_path(&[
+            (78.0, 280.6),
+            (87.5, 280.6),
+            (96.94, 251.2),
+            (96.94, 260.0),
+            (106.4, 250.05),
+            (110.0, 255.0),
+        ]);
+        assert_eq!(d, "M78 280.6h9.5l9.4-29.4v8.8l9.5-9.9l3.6 4.9");
+    }
 
     #[test]
     fn ticks_are_round_and_cover_the_range() {
@@ -329,7 +410,12 @@ mod tests {
             ..chart
         };
         let svg = line.svg("c2");
-        assert!(svg.contains("<polyline"), "{svg}");
+        assert!(svg.contains("<path d=\"M"), "{svg}");
         assert_eq!(svg.matches("<circle").count(), 2);
+        assert!(!svg.contains(" r="), "{svg}");
+        assert!(
+            include_str!("../static/style.css").contains(".chart circle { r: 3.5px; }"),
+            "the dots' radius comes from the theme's stylesheet"
+        );
     }
 }

@@ -33,12 +33,13 @@ impl Hooks for Injector<'_> {
         let (m, v) = values::resolve(self.measurements, reference)?;
         let t = &self.strings[lang];
         match values::number(v) {
+            // A `<data>` is always a measured value (the theme styles `data`, not a class).
             Some(n) => {
                 let filter = filter.unwrap_or(n.kind.default_filter());
                 let shown = format::number(n.value, n.is_int, filter, lang);
                 let title = self.value_title(m, v, n.kind, lang);
                 Ok(format!(
-                    "<data class=\"measured\" value=\"{}\" title=\"{}\" tabindex=\"0\">{}</data>",
+                    "<data value=\"{}\" title=\"{}\" tabindex=\"0\">{}</data>",
                     raw_number(n.value, n.is_int),
                     escape(&title),
                     escape(&shown)
@@ -116,8 +117,9 @@ impl Injector<'_> {
             ],
         );
         if p.quick {
+            // Short: it repeats on every value; the figure and the Reproduce section say it in full.
             s.push_str(" · ");
-            s.push_str(t.get("quick_mode"));
+            s.push_str(t.get("quick_mode_short"));
         }
         s
     }
@@ -298,7 +300,9 @@ impl Injector<'_> {
             ));
         }
         let rows = self.rows(m, name, path)?;
-        let mut s = String::from("<div class=\"table-wrap\"><table>\n<thead><tr>");
+        // Numbers are the common case: the table right-aligns its cells, and marks the ones
+        // that hold text (and the headers of columns not all numbers) `txt`.
+        let mut s = String::from("<div class=\"table-wrap\"><table class=\"nums\">\n<thead><tr>");
         let mut numeric = vec![true; columns.len()];
         let mut body = String::new();
         for row in &rows {
@@ -309,7 +313,11 @@ impl Injector<'_> {
                 let _ = write!(
                     body,
                     "<td{}>{text}</td>",
-                    if num.is_some() { " class=\"num\"" } else { "" }
+                    if num.is_none() && !text.is_empty() {
+                        " class=\"txt\""
+                    } else {
+                        ""
+                    }
                 );
             }
             body.push_str("</tr>\n");
@@ -318,7 +326,7 @@ impl Injector<'_> {
             let _ = write!(
                 s,
                 "<th scope=\"col\"{}>{}</th>",
-                if numeric[i] { " class=\"num\"" } else { "" },
+                if numeric[i] { "" } else { " class=\"txt\"" },
                 escape(&col.label)
             );
         }

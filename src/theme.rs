@@ -1,5 +1,8 @@
 //! The theme: Tera templates, UI strings and static files built into the binary, overridden
-//! file by file by the site's own `templates/` and `static/`.
+//! file by file by the site's own `templates/` and `static/`. Stylesheets and scripts are
+//! minified as they are read ([`minify`]).
+
+mod minify;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,7 +26,7 @@ pub struct ThemeText {
 /// Where a static file's bytes are.
 #[derive(Debug, Clone)]
 pub enum StaticSource {
-    Builtin(&'static [u8]),
+    Builtin(&'static include_dir::File<'static>),
     File(PathBuf),
 }
 
@@ -55,7 +58,7 @@ pub fn load(root: &Path) -> Result<Theme, Diagnostics> {
     for file in builtin_files(&BUILTIN_STATIC) {
         statics.insert(
             file.path().to_string_lossy().to_string(),
-            StaticSource::Builtin(file.contents()),
+            StaticSource::Builtin(file),
         );
     }
     for (rel, path) in site_files(&root.join("templates"), &mut diags) {
@@ -116,11 +119,21 @@ fn site_files(dir: &Path, diags: &mut Diagnostics) -> Vec<(String, PathBuf)> {
 }
 
 impl StaticSource {
+    /// The file's bytes as the site serves them: a stylesheet or a script minified.
     pub fn read(&self) -> std::io::Result<Vec<u8>> {
-        match self {
-            StaticSource::Builtin(bytes) => Ok(bytes.to_vec()),
-            StaticSource::File(path) => std::fs::read(path),
-        }
+        let (path, bytes) = match self {
+            StaticSource::Builtin(file) => (file.path(), file.contents().to_vec()),
+            StaticSource::File(path) => (path.as_path(), std::fs::read(path)?),
+        };
+        let minify: fn(&str) -> String = match path.extension().and_then(|e| e.to_str()) {
+            Some("css") => minify::css,
+            Some("js") => minify::js,
+            _ => return Ok(bytes),
+        };
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => minify(&text).into_bytes(),
+            Err(e) => e.into_bytes(),
+        })
     }
 }
 
@@ -143,6 +156,21 @@ mod tests {
         }
         assert!(theme.statics.contains_key("style.css"));
         assert!(theme.statics.contains_key("favicon.svg"));
+    }
+
+    #[test]
+    fn stylesheets_and_scripts_are_read_minified_other_files_as_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let theme = load(dir.path()).unwrap();
+        let read = |name: &str| String::from_utf8(theme.statics[name].read().unwrap()).unwrap();
+        let source = include_str!("../static/style.css");
+        let css = read("style.css");
+        assert!(css.len() < source.len(), "style.css is smaller");
+        assert!(!css.contains("/*") && !css.contains("\n "), "{css}");
+        assert!(css.contains("@media (prefers-color-scheme:dark)"), "{css}");
+        let js = read("theme.js");
+        assert!(!js.contains("\n ") && !js.starts_with("//"), "{js}");
+        assert_eq!(read("favicon.svg"), include_str!("../static/favicon.svg"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 // Progressive enhancements; every page reads fine without this file.
 // 1. Light/dark toggle remembered per reader (base.html applies the stored choice before the
-// first paint). 2. Measured values' tooltips by keyboard too. 3. Copy buttons on code blocks.
+// first paint). 2. Measured values' tooltips by keyboard too. 3. The search dialog, whose code
+// (search.js) is fetched on first use. 4. Copy buttons on code blocks.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -20,7 +21,7 @@
       });
     }
     // Measured values: the tooltip (spread, n, where and when) for keyboard and screen readers.
-    document.querySelectorAll("data.measured[title]").forEach(function (value, i) {
+    document.querySelectorAll("data[title]").forEach(function (value, i) {
       var tip = document.createElement("span");
       tip.id = "measured-tip-" + i;
       tip.hidden = true;
@@ -30,6 +31,31 @@
       value.removeAttribute("title");
       value.after(tip);
     });
+    // The button and "/" open the search; search.js, imported the first time, does the rest.
+    var dialog = document.getElementById("search");
+    var opener = document.querySelector(".search-open");
+    if (dialog && opener && typeof dialog.showModal === "function") {
+      var searching = null;
+      var openSearch = function () {
+        var input = dialog.querySelector("input");
+        if (!dialog.open) dialog.showModal();
+        input.focus();
+        input.select();
+        if (!searching) {
+          searching = import("/search.js");
+          searching.catch(function () { searching = null; });
+        }
+      };
+      opener.hidden = false;
+      opener.addEventListener("click", openSearch);
+      document.addEventListener("keydown", function (e) {
+        if (e.key !== "/" || e.ctrlKey || e.metaKey || e.altKey || dialog.open) return;
+        var t = e.target;
+        if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+        e.preventDefault();
+        openSearch();
+      });
+    }
     var copyLabel = toggle ? toggle.getAttribute("data-copy") : "Copy";
     var copiedLabel = toggle ? toggle.getAttribute("data-copied") : "Copied";
     if (!navigator.clipboard) return;

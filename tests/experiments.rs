@@ -97,20 +97,20 @@ fn values_are_injected_and_formatted_per_language() {
     let b = site.build().unwrap_or_else(|e| panic!("{e}"));
     let vi = html(&b, "a/index.html");
     assert_eq!(
-        texts(&vi, "data.measured"),
+        texts(&vi, "data"),
         ["1.234.567", "6,97", "7,0", "391 µs", "9,73×", "440 B"]
     );
     assert_eq!(
-        attrs(&vi, "data.measured", "value")[..3],
+        attrs(&vi, "data", "value")[..3],
         ["1234567", "6.9712", "6.9712"]
     );
     assert_eq!(texts(&vi, "span.measured"), ["PostgreSQL 15"]);
     let en = html(&b, "en/a/index.html");
     assert_eq!(
-        texts(&en, "data.measured"),
+        texts(&en, "data"),
         ["1,234,567", "6.97", "7.0", "391 µs", "9.73×", "440 B"]
     );
-    let titles = attrs(&en, "data.measured", "title");
+    let titles = attrs(&en, "data", "title");
     assert!(
         titles[3].contains("95% confidence interval of the median 380\u{a0}µs–400\u{a0}µs")
             && titles[3].contains("n = 51"),
@@ -161,6 +161,11 @@ fn experiment_blocks_show_output_tables_and_charts_with_provenance() {
     assert_eq!(
         first_table,
         ["JSON", "440 B", "2,74 µs", "Protobuf", "188 B", "283 ns"]
+    );
+    assert_eq!(
+        texts(&doc, "figure.experiment:nth-of-type(2) table.nums .txt"),
+        ["Định dạng", "JSON", "Protobuf"],
+        "numbers are right-aligned by the table, text cells and headers are marked"
     );
     assert_eq!(attrs(&doc, ".chart svg", "role"), ["img"]);
     assert_eq!(
@@ -269,10 +274,7 @@ fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
     );
     let touched = site.build().unwrap();
     assert_eq!(touched.experiments_ran, ["two"]);
-    assert_eq!(
-        texts(&html(&touched, "a/index.html"), "data.measured"),
-        ["1", "22"]
-    );
+    assert_eq!(texts(&html(&touched, "a/index.html"), "data"), ["1", "22"]);
 }
 
 #[test]
@@ -369,10 +371,7 @@ fn rerun_all_or_one_and_frozen_results() {
     let frozen = build_with(&site, frozen_opts).unwrap_or_else(|e| panic!("{e}"));
     assert!(frozen.experiments_ran.is_empty());
     assert_eq!(runs(&site).len(), runs_before);
-    assert_eq!(
-        texts(&html(&frozen, "a/index.html"), "data.measured"),
-        ["1", "2"]
-    );
+    assert_eq!(texts(&html(&frozen, "a/index.html"), "data"), ["1", "2"]);
 }
 
 #[test]
@@ -386,7 +385,7 @@ fn quick_mode_is_passed_to_experiments_and_shown_and_cannot_be_frozen() {
         },
     )
     .unwrap();
-    let titles = attrs(&html(&b, "en/a/index.html"), "data.measured", "title");
+    let titles = attrs(&html(&b, "en/a/index.html"), "data", "title");
     assert!(titles[0].contains("quick mode"), "{}", titles[0]);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_measured"))
         .args(["freeze"])

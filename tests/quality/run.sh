@@ -3,7 +3,7 @@
 #   Lighthouse (home page, one article in each language; each category at least 95),
 #   the Nu HTML Checker (every page, no error), axe-core (the same pages, light and dark,
 #   no violation), linkinator (the whole site: no broken link or anchor), and the page weight
-#   of an article (HTML + CSS + JS, search index excluded, under 100 KB).
+#   of every article (HTML + the CSS and JS it loads, under 100 KB; tests/quality/page-weight.mjs).
 # Usage: tests/quality/run.sh [SITE_DIR]   (default public/, built by `make site`)
 # Needs: Debian's chromium and a JRE, and `npm ci`.
 set -euo pipefail
@@ -30,19 +30,8 @@ pages=("/" "$vi_article" "$en_article")
 echo "pages checked: ${pages[*]}"
 status=0
 
-echo "== page weight (HTML + CSS + JS of $vi_article)"
-weight=$(python3 - "$site" "$vi_article" <<'PY'
-import os, re, sys
-site, page = sys.argv[1], sys.argv[2]
-html = open(os.path.join(site, page.lstrip("/"), "index.html"), "rb").read()
-total = len(html)
-for ref in re.findall(rb'<(?:link rel="stylesheet" href|script src)="(/[^"]+)"', html):
-    total += os.path.getsize(os.path.join(site, ref.decode().lstrip("/")))
-print(total)
-PY
-)
-echo "page weight: $weight bytes (limit $max_page_bytes)"
-[ "$weight" -le "$max_page_bytes" ] || { echo "page weight over the limit"; status=1; }
+echo "== page weight (every article: HTML + the stylesheets and scripts it loads)"
+node tests/quality/page-weight.mjs "$site" "$max_page_bytes" || status=1
 
 echo "== Lighthouse"
 reports=()
