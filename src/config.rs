@@ -19,6 +19,8 @@ struct RawConfig {
     author: Option<String>,
     /// List articles that have no translation in the other language's listings, with a marker.
     show_untranslated: Option<bool>,
+    /// How many of the latest articles each language's feed carries (0: all).
+    feed_limit: Option<usize>,
     experiments: Option<RawExperiments>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
@@ -73,6 +75,8 @@ pub struct SiteConfig {
     pub languages: Vec<LanguageConfig>,
     pub author: String,
     pub show_untranslated: bool,
+    /// The latest articles each feed carries; `usize::MAX` for all.
+    pub feed_limit: usize,
     pub experiments: ExperimentsConfig,
     /// Whether the site has a search index and box (`[search] enabled`).
     pub search: bool,
@@ -172,6 +176,7 @@ fn validate(
         languages,
         author,
         show_untranslated,
+        feed_limit,
         experiments,
         highlight,
         search,
@@ -253,6 +258,10 @@ fn validate(
         languages: langs,
         author: author.unwrap_or_default(),
         show_untranslated: show_untranslated.unwrap_or(true),
+        feed_limit: match feed_limit.unwrap_or(20) {
+            0 => usize::MAX,
+            n => n,
+        },
         experiments: ExperimentsConfig {
             dir: root.join(dir.unwrap_or_else(|| PathBuf::from("experiments"))),
             frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),

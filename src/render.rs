@@ -735,7 +735,7 @@ impl<'a> Shared<'a> {
         }
         files.push((
             format!("{}atom.xml", prefix.trim_start_matches('/')),
-            self.feed(lang, &own)?,
+            self.feed(lang, &own[..own.len().min(config.feed_limit)])?,
         ));
         Ok(files)
     }

@@ -677,6 +677,30 @@ mod translations {
 }
 
 #[test]
+fn feeds_carry_the_latest_articles_up_to_the_limit() {
+    let site = TestSite::fixture("basic");
+    let entries = |built: &measured::Built| {
+        built
+            .output
+            .text("atom.xml")
+            .unwrap()
+            .matches("</entry>")
+            .count()
+    };
+    let all = site.build().unwrap();
+    assert_eq!(entries(&all), 3, "under the default limit, every article");
+    let toml = site.read("site.toml");
+    site.write("site.toml", &toml.replacen("\n", "\nfeed_limit = 1\n", 1));
+    let one = site.build().unwrap();
+    assert_eq!(entries(&one), 1);
+    let feed = one.output.text("atom.xml").unwrap();
+    assert!(
+        feed.contains("/only-vietnamese/"),
+        "the newest article: {feed}"
+    );
+}
+
+#[test]
 fn a_site_may_go_without_search() {
     let site = TestSite::fixture("basic");
     let with = site.build().unwrap();
