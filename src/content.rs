@@ -43,6 +43,11 @@ pub struct SourceDoc {
     pub body_line: usize,
     /// A short hash of the body, which translations record as `translated_from`.
     pub content_hash: String,
+    /// The full hash of the body, the key of what later stages derive from it.
+    pub body_hash: blake3::Hash,
+    /// Whether the body refers to experiments' results (values, blocks, excerpts): such a
+    /// body renders anew when a result changes.
+    pub uses_results: bool,
 }
 
 /// Everything under `content/`.
@@ -250,6 +255,10 @@ pub fn parse_doc(
         body: split.body.to_string(),
         body_line: split.body_line,
         content_hash: short_hash(split.body),
+        body_hash: blake3::hash(split.body.as_bytes()),
+        uses_results: ["{{", "```experiment", "```source"]
+            .iter()
+            .any(|m| split.body.contains(m)),
     })
 }
 

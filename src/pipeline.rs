@@ -487,7 +487,7 @@ fn experiments_per_page(
         .par_iter()
         .map(|p| {
             let mut h = blake3::Hasher::new();
-            h.update(p.doc.body.as_bytes());
+            h.update(p.doc.body_hash.as_bytes());
             for (claim, _) in &p.doc.front.claims {
                 h.update(b"\0");
                 h.update(claim.as_bytes());
@@ -739,11 +739,8 @@ fn render_bodies(
             h.update(p.doc.path.as_os_str().as_encoded_bytes());
             h.update(p.doc.lang.code().as_bytes());
             h.update(&p.doc.body_line.to_le_bytes());
-            h.update(p.doc.body.as_bytes());
-            if p.doc.body.contains("{{")
-                || p.doc.body.contains("```experiment")
-                || p.doc.body.contains("```source")
-            {
+            h.update(p.doc.body_hash.as_bytes());
+            if p.doc.uses_results {
                 h.update(results.as_bytes());
             }
             let key = h.finalize();
