@@ -16,6 +16,9 @@ use crate::render::{self, RenderInput, Reproduce};
 use crate::site::{AssembleOptions, Site};
 use crate::{claims, config, content, i18n, links, site, theme, write};
 
+/// How many related articles a page links to.
+const RELATED: usize = 6;
+
 /// What to build.
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
@@ -159,6 +162,8 @@ struct Memo {
     refs: std::collections::HashMap<blake3::Hash, BTreeSet<String>>,
     /// The experiments' source pages, by hash of the theme and the experiments' sources.
     source_pages: Option<(blake3::Hash, std::sync::Arc<Vec<render::ExtraPage>>)>,
+    /// Every page's related pages, by hash of what they are chosen from.
+    related: Option<(blake3::Hash, std::sync::Arc<Vec<Vec<usize>>>)>,
     /// Each article's `results.json`, by hash of what it is made of.
     results_files: std::collections::HashMap<blake3::Hash, std::sync::Arc<[u8]>>,
     /// The last build, and the stamp of its inputs.
@@ -366,6 +371,29 @@ impl Session {
             .map(|(names, p)| reproduce_of(&config, p, names, &measurements))
             .collect();
         let (notices, warnings) = translation_notices(&config, &site, &strings);
+        // Related pages depend on every page's language, date, tags and series, not on bodies.
+        let related_key = {
+            let mut h = blake3::Hasher::new();
+            for p in &site.pages {
+                let f = &p.doc.front;
+                let line = format!(
+                    "{}\0{}\0{}\0{:?}\0{:?}\0{:?}\n",
+                    p.doc.dir,
+                    p.doc.lang.code(),
+                    f.date,
+                    f.tags,
+                    f.series,
+                    f.part
+                );
+                h.update(line.as_bytes());
+            }
+            h.finalize()
+        };
+        let related = match self.memo.related.take() {
+            Some((key, related)) if key == related_key => related,
+            _ => std::sync::Arc::new(site.all_related(RELATED)),
+        };
+        self.memo.related = Some((related_key, related.clone()));
         let (mut output, pages) = render::render(&RenderInput {
             config: &config,
             site: &site,
@@ -375,6 +403,7 @@ impl Session {
             extra_pages: &extra_pages,
             reproduce: &reproduce,
             notices: &notices,
+            related: &related,
             memo: &self.memo.pages,
         })?;
         let pages_rendered = pages

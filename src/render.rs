@@ -162,6 +162,8 @@ pub struct RenderInput<'a> {
     pub reproduce: &'a [Vec<Reproduce>],
     /// Per page: a notice that the original changed since this translation was made.
     pub notices: &'a [Option<String>],
+    /// Per page: its related pages ([`Site::all_related`]).
+    pub related: &'a [Vec<usize>],
     /// Pages of the previous build in this session (empty for a one-off build).
     pub memo: &'a PageMemo,
 }
@@ -607,10 +609,13 @@ impl<'a> Shared<'a> {
                 .get(i)
                 .filter(|r| !r.is_empty())
                 .map(|_| format!("{}results.json", p.url)),
-            related: site
-                .related(i, 6)
+            related: self
+                .input
+                .related
+                .get(i)
                 .into_iter()
-                .map(|j| self.link(j, lang))
+                .flatten()
+                .map(|&j| self.link(j, lang))
                 .collect(),
             translation_notice: self.input.notices.get(i).cloned().flatten(),
         };

@@ -229,6 +229,21 @@ impl Site {
     /// Up to `max` related pages in the same language: the same series first (nearest parts),
     /// then the most shared tags, newest first.
     pub fn related(&self, page: usize, max: usize) -> Vec<usize> {
+        self.related_with(&TagIndex::of(self), page, max)
+    }
+
+    /// [`Site::related`] of every page, on all cores, through one index of tags: each page
+    /// counts only the pages that share a tag with it, not every page of its language.
+    pub fn all_related(&self, max: usize) -> Vec<Vec<usize>> {
+        use rayon::prelude::*;
+        let index = TagIndex::of(self);
+        (0..self.pages.len())
+            .into_par_iter()
+            .map(|i| self.related_with(&index, i, max))
+            .collect()
+    }
+
+    fn related_with<'s>(&'s self, index: &TagIndex<'s>, page: usize, max: usize) -> Vec<usize> {
         let p = &self.pages[page];
         let mut out: Vec<usize> = Vec::new();
         if let Some((_, parts)) = self.series_of(page) {
@@ -240,30 +255,21 @@ impl Site {
             });
             out.extend(near);
         }
-        let Some(same_lang) = self.by_lang.get(&p.doc.lang) else {
-            return out;
-        };
-        let mut by_tags: Vec<(usize, usize)> = same_lang
-            .iter()
-            .copied()
-            .filter(|&i| i != page && !out.contains(&i))
-            .map(|i| {
-                (
-                    self.pages[i]
-                        .doc
-                        .front
-                        .tags
-                        .iter()
-                        .filter(|t| p.doc.front.tags.contains(t))
-                        .count(),
-                    i,
-                )
-            })
-            .filter(|(shared, _)| *shared > 0)
-            .collect();
-        // same_lang is newest first; a stable sort by shared tags keeps that order among equals.
-        by_tags.sort_by_key(|(shared, _)| std::cmp::Reverse(*shared));
-        out.extend(by_tags.into_iter().map(|(_, i)| i));
+        let mut shared: std::collections::HashMap<usize, usize> = Default::default();
+        let mut tags: Vec<&String> = p.doc.front.tags.iter().collect();
+        tags.sort();
+        tags.dedup();
+        for tag in tags {
+            for &i in index.pages(&p.doc.lang, tag) {
+                if i != page && !out.contains(&i) {
+                    *shared.entry(i).or_default() += 1;
+                }
+            }
+        }
+        // Most shared tags first, then newest first (the order of `by_lang`).
+        let mut by_tags: Vec<(usize, usize)> = shared.into_iter().collect();
+        by_tags.sort_by_key(|&(i, n)| (std::cmp::Reverse(n), index.rank[i]));
+        out.extend(by_tags.into_iter().map(|(i, _)| i));
         out.truncate(max);
         out
     }
@@ -295,6 +301,35 @@ impl Site {
         }
         out.sort_by_key(|&i| std::cmp::Reverse(self.pages[i].doc.front.date));
         out
+    }
+}
+
+/// The pages of each tag, per language, and each page's rank in its language (newest first).
+struct TagIndex<'a> {
+    pages: std::collections::HashMap<(&'a Lang, &'a str), Vec<usize>>,
+    rank: Vec<usize>,
+}
+
+impl<'a> TagIndex<'a> {
+    fn of(site: &'a Site) -> TagIndex<'a> {
+        let mut pages: std::collections::HashMap<(&Lang, &str), Vec<usize>> = Default::default();
+        let mut rank = vec![0; site.pages.len()];
+        for (lang, list) in &site.by_lang {
+            for (r, &i) in list.iter().enumerate() {
+                rank[i] = r;
+                let mut tags: Vec<&String> = site.pages[i].doc.front.tags.iter().collect();
+                tags.sort();
+                tags.dedup();
+                for tag in tags {
+                    pages.entry((lang, tag.as_str())).or_default().push(i);
+                }
+            }
+        }
+        TagIndex { pages, rank }
+    }
+
+    fn pages(&self, lang: &'a Lang, tag: &'a str) -> &[usize] {
+        self.pages.get(&(lang, tag)).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -412,5 +447,73 @@ mod tests {
             .map(|&i| site.pages[i].doc.dir.as_str())
             .collect();
         assert_eq!(related, ["p2", "x"]);
+    }
+
+    #[test]
+    fn related_through_the_tag_index_ranks_by_shared_tags_then_date() {
+        let tags = ["a", "b", "c", "d"];
+        let docs = (0..40)
+            .map(|k| {
+                let lang = if k % 3 == 0 { "en" } else { "vi" };
+                let mine: Vec<&str> = tags
+                    .iter()
+                    .enumerate()
+                    .filter(|(t, _)| (k * 7 + t * 3) % 5 < 2)
+                    .map(|(_, t)| *t)
+                    .collect();
+                doc(
+                    &format!("p{k:02}"),
+                    lang,
+                    &format!(
+                        "title: P{k}\ndate: 2026-01-{:02}\ntags: [{}]",
+                        1 + k % 28,
+                        mine.join(", ")
+                    ),
+                )
+            })
+            .collect();
+        let site = assemble(
+            &config(),
+            Content {
+                docs,
+                assets: vec![],
+            },
+            AssembleOptions::default(),
+        )
+        .unwrap();
+        // The definition, page against page: shared tags, then newest first.
+        let expected = |page: usize| -> Vec<usize> {
+            let p = &site.pages[page];
+            let mut scored: Vec<(usize, usize)> = site.by_lang[&p.doc.lang]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &i)| i != page)
+                .map(|(rank, &i)| {
+                    let shared = site.pages[i]
+                        .doc
+                        .front
+                        .tags
+                        .iter()
+                        .filter(|t| p.doc.front.tags.contains(t))
+                        .count();
+                    (shared, rank)
+                })
+                .filter(|&(shared, _)| shared > 0)
+                .collect();
+            scored.sort_by_key(|&(shared, rank)| (std::cmp::Reverse(shared), rank));
+            scored
+                .into_iter()
+                .take(6)
+                .map(|(_, rank)| site.by_lang[&p.doc.lang][rank])
+                .collect()
+        };
+        let all = site.all_related(6);
+        assert!(
+            all.iter().any(|r| r.len() == 6),
+            "some pages have many related"
+        );
+        for (page, related) in all.iter().enumerate() {
+            assert_eq!(related, &expected(page), "page {page}");
+        }
     }
 }
