@@ -3,9 +3,15 @@
 //!
 //! Install it in the experiment's `main.rs`:
 //!
-//! ```ignore
+//! ```
 //! #[global_allocator]
 //! static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
+//!
+//! fn main() {
+//!     let (v, stats) = harness::alloc::measure(|| vec![0u8; 64]);
+//!     assert_eq!(v.len(), 64);
+//!     assert_eq!(stats.allocs, 1);
+//! }
 //! ```
 //!
 //! The counters are process-wide: allocations made by *any* thread while a
