@@ -240,8 +240,17 @@ impl Session {
     /// Keeps the indexes a [`SearchJob`] made, for the next builds while their languages'
     /// pages stay the same.
     pub fn search_done(&mut self, index: SearchIndex) {
-        // The last build's output lacks this index.
-        self.memo.last = None;
+        // The last build stands for the next ones while nothing changes: give it the index.
+        if let Some((_, last)) = &mut self.memo.last {
+            for (lang, _, _) in &index.langs {
+                let dir = format!("{}/", crate::search::lang_dir(lang));
+                last.output.files.retain(|path, _| !path.starts_with(&dir));
+            }
+            for (path, bytes) in index.files() {
+                last.output.insert_shared(path, bytes);
+            }
+            last.search = None;
+        }
         for (lang, key, files) in index.langs {
             self.memo.search.insert(lang, (key, files));
         }
