@@ -250,8 +250,8 @@ fn unknown_experiment_path_and_non_numbers_are_errors_with_suggestions() {
     }
 }
 
-#[test]
-fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
+/// Experiments `one` and `two`, and an article that uses both.
+fn two_experiments_site() -> TestSite {
     let site = site_with(&[
         ("one", experiment_source("one", r#"{"v": 1}"#)),
         ("two", experiment_source("two", r#"{"v": 2}"#)),
@@ -262,6 +262,12 @@ fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
         "title: A\ndate: 2026-01-01",
         "{{ one.v }} {{ two.v }}\n",
     );
+    site
+}
+
+#[test]
+fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
+    let site = two_experiments_site();
     let first = site.build().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(first.experiments_ran, ["one", "two"]);
     assert_eq!(runs(&site), ["one", "two"]);
@@ -279,16 +285,7 @@ fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
 
 #[test]
 fn a_session_reruns_an_experiment_whose_source_changed_and_nothing_else() {
-    let site = site_with(&[
-        ("one", experiment_source("one", r#"{"v": 1}"#)),
-        ("two", experiment_source("two", r#"{"v": 2}"#)),
-    ]);
-    site.article(
-        "a",
-        "vi",
-        "title: A\ndate: 2026-01-01",
-        "{{ one.v }} {{ two.v }}\n",
-    );
+    let site = two_experiments_site();
     // What `serve` does: one session, which keeps the measurements while nothing they were
     // made from changes.
     let mut session = measured::pipeline::Session::new(site.options());
@@ -311,16 +308,7 @@ fn a_session_reruns_an_experiment_whose_source_changed_and_nothing_else() {
 
 #[test]
 fn rerun_all_or_one_and_frozen_results() {
-    let site = site_with(&[
-        ("one", experiment_source("one", r#"{"v": 1}"#)),
-        ("two", experiment_source("two", r#"{"v": 2}"#)),
-    ]);
-    site.article(
-        "a",
-        "vi",
-        "title: A\ndate: 2026-01-01",
-        "{{ one.v }} {{ two.v }}\n",
-    );
+    let site = two_experiments_site();
     site.build().unwrap_or_else(|e| panic!("{e}"));
     let all = build_with(
         &site,
