@@ -260,8 +260,10 @@ impl Session {
     pub fn build(&mut self, progress: &dyn Progress) -> Result<Built, Diagnostics> {
         let config = config::load(&self.opts.root)?;
         // No input changed since the last build: the same site (a forced rerun always runs).
-        let inputs = (self.opts.experiments.rerun == experiments::Rerun::None)
-            .then(|| inputs_stamp(&config, &self.opts));
+        // The experiment stage's files are stamped once, for this and for the measurements.
+        let experiment_files = (self.opts.experiments.rerun == experiments::Rerun::None)
+            .then(|| experiment_files_stamp(&config));
+        let inputs = experiment_files.map(|files| inputs_stamp(&config, &self.opts, files));
         if let (Some(key), Some((last_key, last))) = (inputs, &self.memo.last) {
             if key == *last_key {
                 let mut same = last.clone();
@@ -270,7 +272,7 @@ impl Session {
                 return Ok(same);
             }
         }
-        let built = self.build_changed(config, progress)?;
+        let built = self.build_changed(config, experiment_files, progress)?;
         self.memo.last = inputs.map(|key| (key, built.clone()));
         Ok(built)
     }
@@ -279,6 +281,7 @@ impl Session {
     fn build_changed(
         &mut self,
         config: SiteConfig,
+        experiment_files: Option<blake3::Hash>,
         progress: &dyn Progress,
     ) -> Result<Built, Diagnostics> {
         let opts = &self.opts;
@@ -308,8 +311,8 @@ impl Session {
         let wanted: BTreeSet<String> = refs.iter().flatten().cloned().collect();
         // Unchanged experiment sources, results and options give the same measurements; a
         // forced rerun always measures.
-        let stamp = (opts.experiments.rerun == experiments::Rerun::None)
-            .then(|| experiments_stamp(&config, &wanted, &opts.experiments));
+        let stamp =
+            experiment_files.map(|files| experiments_stamp(files, &wanted, &opts.experiments));
         let measurements = match self.memo.measurements.take() {
             Some((key, mut m)) if stamp == Some(key) => {
                 m.ran.clear();
@@ -552,13 +555,13 @@ fn experiments_per_page(
 /// experiments' files (not their build output), the stored and frozen results, what the pages
 /// want and the options. Names, sizes and modification times, like `make`.
 fn experiments_stamp(
-    config: &SiteConfig,
+    files: blake3::Hash,
     wanted: &BTreeSet<String>,
     opts: &ExperimentOptions,
 ) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     h.update(format!("{wanted:?}\0{}\0{}", opts.quick, opts.frozen).as_bytes());
-    stamp_trees(&mut h, &experiment_trees(config));
+    h.update(files.as_bytes());
     h.finalize()
 }
 
@@ -571,20 +574,32 @@ fn experiment_trees(config: &SiteConfig) -> [PathBuf; 3] {
     ]
 }
 
-/// Identity of every file a build reads (the built-in theme is part of the binary) and of the
-/// options: equal stamps, equal builds.
-fn inputs_stamp(config: &SiteConfig, opts: &BuildOptions) -> blake3::Hash {
+/// Identity of every file a build reads (the built-in theme is part of the binary; the
+/// experiment stage's files are `experiment_files`) and of the options: equal stamps, equal
+/// builds.
+fn inputs_stamp(
+    config: &SiteConfig,
+    opts: &BuildOptions,
+    experiment_files: blake3::Hash,
+) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     h.update(format!("{opts:?}").as_bytes());
     let root = &config.root;
-    let mut trees = vec![
+    let trees = [
         root.join("site.toml"),
         root.join("content"),
         root.join("templates"),
         root.join("static"),
     ];
-    trees.extend(experiment_trees(config));
     stamp_trees(&mut h, &trees);
+    h.update(experiment_files.as_bytes());
+    h.finalize()
+}
+
+/// Identity of the files the experiment stage reads.
+fn experiment_files_stamp(config: &SiteConfig) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    stamp_trees(&mut h, &experiment_trees(config));
     h.finalize()
 }
 
