@@ -44,7 +44,7 @@ pub enum SearchWhen {
 }
 
 /// Indexing that a build left to do: the languages whose pages changed, each with the
-/// identity of its pages.
+/// identity of its pages (two equal jobs index the same pages).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchJob {
     langs: Vec<(String, blake3::Hash)>,
@@ -76,11 +76,6 @@ impl SearchJob {
     /// The languages to index.
     pub fn langs(&self) -> impl Iterator<Item = &str> {
         self.langs.iter().map(|(l, _)| l.as_str())
-    }
-
-    /// Whether two jobs index the same pages.
-    pub fn same_pages(&self, other: &SearchJob) -> bool {
-        self == other
     }
 }
 

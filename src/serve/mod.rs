@@ -435,7 +435,7 @@ fn request_index(
     let (Some(job), Some(site)) = (job, &snapshot.site) else {
         return indexing;
     };
-    if indexing.as_ref().is_some_and(|j| j.same_pages(&job)) {
+    if indexing.as_ref() == Some(&job) {
         return indexing;
     }
     match indexer.send((job.clone(), site.clone())) {
@@ -493,7 +493,7 @@ fn take(ctx: &mut LoopContext, msg: LoopMsg, changes: &mut Changes) -> bool {
         }
         LoopMsg::Indexed { job, result, took } => {
             // An index of pages since replaced is dropped: the newer one is on its way.
-            if !ctx.indexing.as_ref().is_some_and(|j| j.same_pages(&job)) {
+            if ctx.indexing.as_ref() != Some(&job) {
                 return true;
             }
             ctx.indexing = None;
