@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use measured::BuildOptions;
 use measured::experiments::{ExperimentOptions, Silent};
 use measured::pipeline::{SearchWhen, Session};
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use rayon::prelude::*;
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
@@ -396,7 +396,7 @@ fn floor(corpus: &corpus::Corpus, runs: usize) -> Res<Floor> {
             let mut html = String::with_capacity(t.len() * 2);
             pulldown_cmark::html::push_html(
                 &mut html,
-                Parser::new_ext(body_of(t), cmark_options()),
+                Parser::new_ext(body_of(t), measured::markdown::options()),
             );
             std::hint::black_box(html);
         });
@@ -446,17 +446,6 @@ fn highlight_all(syntaxes: &SyntaxSet, blocks: &[(String, String)]) {
     });
 }
 
-fn cmark_options() -> Options {
-    // The options of src/markdown.rs.
-    Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_HEADING_ATTRIBUTES
-        | Options::ENABLE_SMART_PUNCTUATION
-        | Options::ENABLE_GFM
-}
-
 /// The Markdown after the front matter.
 fn body_of(text: &str) -> &str {
     text.strip_prefix("---\n")
@@ -468,7 +457,7 @@ fn body_of(text: &str) -> &str {
 fn code_blocks(body: &str) -> Vec<(String, String)> {
     let mut blocks = Vec::new();
     let mut current: Option<(String, String)> = None;
-    for event in Parser::new_ext(body, cmark_options()) {
+    for event in Parser::new_ext(body, measured::markdown::options()) {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
                 if !info.starts_with("experiment") =>

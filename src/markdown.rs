@@ -121,7 +121,8 @@ pub struct Input<'a> {
     pub labels: &'a Labels,
 }
 
-fn options() -> Options {
+/// The pulldown-cmark extensions every body is parsed with (the benchmark's floor uses them too).
+pub fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
