@@ -9,12 +9,11 @@
 mod palette;
 
 use std::collections::HashMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
 
-use syntect::highlighting::{HighlightState, RangedHighlightIterator, Style};
-use syntect::parsing::{ParseState, ScopeStack, SyntaxReference, SyntaxSet};
+use syntect::easy::ScopeRangeIterator;
+use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 
 use palette::Palette;
@@ -171,57 +170,45 @@ fn highlight_uncached(palette: &Palette, token: &str, code: &str) -> String {
 }
 
 /// The code as runs, each styled by both themes (`None` when syntect cannot parse it).
+///
+/// Both themes style the same ranges (those between the parser's scope changes), so each range
+/// is styled once per theme from its scope stack; stacks repeat a great deal within a block, so
+/// each stack's pair of styles is resolved once (syntect's own iterator matches every theme
+/// rule again at each scope push, twice for two themes).
 fn runs<'c>(palette: &Palette, syntax: &SyntaxReference, code: &'c str) -> Option<Vec<Run<'c>>> {
     let (light, dark) = (&palette.light.highlighter, &palette.dark.highlighter);
     let mut parser = ParseState::new(syntax);
-    let mut light_state = HighlightState::new(light, ScopeStack::new());
-    let mut dark_state = HighlightState::new(dark, ScopeStack::new());
+    let mut stack = ScopeStack::new();
+    // Per scope stack: its classes and whether its style shows on whitespace.
+    let mut looks: HashMap<Vec<Scope>, (String, bool)> = HashMap::new();
     let mut runs = Vec::new();
     for line in LinesWithEndings::from(code) {
         let ops = parser.parse_line(line, &SYNTAXES).ok()?;
-        let styled = |state, highlighter| -> Vec<(Style, Range<usize>)> {
-            RangedHighlightIterator::new(state, &ops, line, highlighter)
-                .map(|(style, _, range)| (style, range))
-                .collect()
-        };
-        let light_runs = styled(&mut light_state, light);
-        let dark_runs = styled(&mut dark_state, dark);
-        for (l, d, range) in overlay(&light_runs, &dark_runs) {
-            let text = &line[range];
-            let blank = text.chars().all(char::is_whitespace);
-            let shows_on_whitespace = palette.shows_on_whitespace(l, d);
-            runs.push(Run {
-                classes: palette.classes(l, d),
-                text,
-                blank: blank && !shows_on_whitespace,
-                shows_on_whitespace,
-            });
+        for (range, op) in ScopeRangeIterator::new(&ops, line) {
+            stack.apply(op).ok()?;
+            if !range.is_empty() {
+                let scopes = stack.as_slice();
+                let (classes, shows_on_whitespace) = match looks.get(scopes) {
+                    Some(look) => look.clone(),
+                    None => {
+                        let (l, d) = (light.style_for_stack(scopes), dark.style_for_stack(scopes));
+                        let look = (palette.classes(l, d), palette.shows_on_whitespace(l, d));
+                        looks.insert(scopes.to_vec(), look.clone());
+                        look
+                    }
+                };
+                let text = &line[range];
+                let blank = text.chars().all(char::is_whitespace);
+                runs.push(Run {
+                    classes,
+                    text,
+                    blank: blank && !shows_on_whitespace,
+                    shows_on_whitespace,
+                });
+            }
         }
     }
     Some(runs)
-}
-
-/// The pieces of a line where both themes' styles stay the same.
-fn overlay(
-    a: &[(Style, Range<usize>)],
-    b: &[(Style, Range<usize>)],
-) -> Vec<(Style, Style, Range<usize>)> {
-    let mut out = Vec::new();
-    let (mut i, mut j, mut pos) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        let end = a[i].1.end.min(b[j].1.end);
-        if end > pos {
-            out.push((a[i].0, b[j].0, pos..end));
-            pos = end;
-        }
-        if a[i].1.end <= pos {
-            i += 1;
-        }
-        if b[j].1.end <= pos {
-            j += 1;
-        }
-    }
-    out
 }
 
 /// Runs → HTML: blank runs take the classes of the span around them, runs that look alike
