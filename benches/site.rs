@@ -6,7 +6,9 @@
 //! Settings (environment): `BENCH_SIZES` (articles per language, default `1000,10000`),
 //! `BENCH_RUNS` (cold builds per generator and rebuilds of each kind, default 3),
 //! `BENCH_RUNS_LARGE` (the same above 2,000 articles, default 1: one cold build of the
-//! 10,000-article corpus takes minutes on two cores), `BENCH_KEEP` (a folder to write the corpora into and keep, for profiling).
+//! 10,000-article corpus takes minutes on two cores), `BENCH_KEEP` (a folder to write the corpora into and keep, for profiling),
+//! `BENCH_PARTS` (which parts to run, default `cold,floor,rebuilds`; the real blog runs with
+//! `rebuilds`).
 
 mod corpus;
 
@@ -45,7 +47,9 @@ fn main() -> Res<()> {
         return Err("the benchmark reads peak RSS with /usr/bin/time: apt-get install time".into());
     }
     say(&machine());
-    real_blog(runs)?;
+    if env_or("BENCH_PARTS", "rebuilds").contains("rebuilds") {
+        real_blog(runs)?;
+    }
     let mut summaries = Vec::new();
     for &n in &sizes {
         let runs = if n > 2000 { runs_large } else { runs };
@@ -174,8 +178,8 @@ fn copy_tree(from: &Path, to: &Path) -> Res<()> {
 /// Everything printed for one corpus size, kept for the growth lines at the end.
 struct Summary {
     articles: usize,
-    no_change: Duration,
-    edit: Duration,
+    /// The no-change and one-edit rebuilds, when they ran.
+    rebuilds: Option<(Duration, Duration)>,
 }
 
 fn bench_size(n: usize, runs: usize) -> Res<Summary> {
@@ -194,6 +198,49 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
         corpus.code_blocks,
         started.elapsed().as_secs_f64()
     ));
+    let parts = env_or("BENCH_PARTS", "cold,floor,rebuilds");
+    let wants = |part: &str| parts.split(',').any(|p| p.trim() == part);
+    let cold = if wants("cold") {
+        Some(cold_builds(&corpus, &base, runs)?)
+    } else {
+        None
+    };
+    if wants("floor") {
+        let floor = floor(&corpus, runs)?;
+        say(&format!(
+            "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, fresh SyntaxSet) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; SyntaxSet::load_defaults_newlines alone: {:.3} s)",
+            rayon::current_num_threads(),
+            floor.read.as_secs_f64(),
+            floor.cmark.as_secs_f64(),
+            floor.syntect.as_secs_f64(),
+            floor.blocks,
+            floor.total().as_secs_f64(),
+            floor.warm.as_secs_f64(),
+            floor.load.as_secs_f64(),
+        ));
+        if let Some((ours, ours_plain)) = &cold {
+            say(&format!(
+                "  measured is {:.2}× the floor, {:.2}× without the search index (target ≤ 1.5×)",
+                ours.wall.as_secs_f64() / floor.total().as_secs_f64(),
+                ours_plain.wall.as_secs_f64() / floor.total().as_secs_f64()
+            ));
+        }
+    }
+    let rebuilds = if wants("rebuilds") {
+        Some(rebuilds(&corpus, runs)?)
+    } else {
+        None
+    };
+    Ok(Summary {
+        articles: n,
+        rebuilds,
+    })
+}
+
+/// Cold builds of the corpus with and without the search index and with Hugo, side by side;
+/// prints them and returns ours (with, without the index).
+fn cold_builds(corpus: &corpus::Corpus, base: &Path, runs: usize) -> Res<(Stats, Stats)> {
+    let pages = corpus.files;
     let out = base.join("out");
     // The same site without a search index: the same work as Hugo, which makes none.
     let plain = base.join("measured-no-search");
@@ -283,27 +330,8 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
             s.rss_kb as f64 / hugo.rss_kb as f64
         ));
     }
-    let floor = floor(&corpus, runs)?;
-    say(&format!(
-        "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, fresh SyntaxSet) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; SyntaxSet::load_defaults_newlines alone: {:.3} s)\n  measured is {:.2}× the floor, {:.2}× without the search index (target ≤ 1.5×)",
-        rayon::current_num_threads(),
-        floor.read.as_secs_f64(),
-        floor.cmark.as_secs_f64(),
-        floor.syntect.as_secs_f64(),
-        floor.blocks,
-        floor.total().as_secs_f64(),
-        floor.warm.as_secs_f64(),
-        floor.load.as_secs_f64(),
-        ours.wall.as_secs_f64() / floor.total().as_secs_f64(),
-        ours_plain.wall.as_secs_f64() / floor.total().as_secs_f64()
-    ));
-    let rebuilds = rebuilds(&corpus, runs)?;
     let _ = std::fs::remove_dir_all(&out);
-    Ok(Summary {
-        articles: n,
-        no_change: rebuilds.0,
-        edit: rebuilds.1,
-    })
+    Ok((ours, ours_plain))
 }
 
 /// A child's wall time and peak RSS.
@@ -491,38 +519,47 @@ fn rebuilds(corpus: &corpus::Corpus, runs: usize) -> Res<(Duration, Duration)> {
         search: SearchWhen::Later,
     });
     let mut indexing = Vec::new();
-    let mut build = |s: &mut Session| -> Res<(Duration, measured::pipeline::Work)> {
-        let started = Instant::now();
-        let built = s.build(&Silent).map_err(|d| d.to_string())?;
-        let took = started.elapsed();
-        if let Some(job) = &built.search {
+    // `None`: a build that stamps every input; else the files saved, as `serve` passes them.
+    let mut build =
+        |s: &mut Session, saved: Option<&[PathBuf]>| -> Res<(Duration, measured::pipeline::Work)> {
             let started = Instant::now();
-            let index = job.run(&built.output).map_err(|d| d.to_string())?;
-            s.search_done(index);
-            indexing.push(started.elapsed());
-        }
-        Ok((took, built.work))
-    };
-    let (first, _) = build(&mut session)?;
+            let built = match saved {
+                None => s.build(&Silent),
+                Some(paths) => s.build_after(paths, &Silent),
+            }
+            .map_err(|d| d.to_string())?;
+            let took = started.elapsed();
+            if let Some(job) = &built.search {
+                let started = Instant::now();
+                let index = job.run(&built.output).map_err(|d| d.to_string())?;
+                s.search_done(index);
+                indexing.push(started.elapsed());
+            }
+            Ok((took, built.work))
+        };
+    let (first, _) = build(&mut session, None)?;
     let mut same = Vec::new();
     let mut same_work = Default::default();
     for _ in 0..runs {
-        let (t, w) = build(&mut session)?;
+        let (t, w) = build(&mut session, None)?;
         same.push(t);
         same_work = w;
     }
     let mut edits = Vec::new();
     let mut edit_work = Default::default();
     for k in 0..runs {
-        corpus::edit_article(corpus, corpus.articles / 2, k)?;
-        let (t, w) = build(&mut session)?;
+        let i = corpus.articles / 2;
+        corpus::edit_article(corpus, i, k)?;
+        let saved = corpus.article_path(i);
+        let saved = saved.strip_prefix(&corpus.measured)?.to_path_buf();
+        let (t, w) = build(&mut session, Some(&[saved]))?;
         edits.push(t);
         edit_work = w;
     }
     let (same, edit) = (median(same), median(edits));
     let index = indexing.split_off(1);
     say(&format!(
-        "rebuilds through Session (in memory, as `serve`): first {:.2} s (+ {:.2} s search index); no change {:.0} ms (median of {runs}, target < 300 ms; rendered {} bodies, {} pages); one-article edit {:.0} ms to publish (median of {runs}, target < 50 ms; rendered {} bodies, {} pages), then the search index {:.0} ms on its own thread (median of {})",
+        "rebuilds through Session (in memory, as `serve`): first {:.2} s (+ {:.2} s search index); no change {:.0} ms (median of {runs}, target < 300 ms; rendered {} bodies, {} pages); one-article edit {:.0} ms to publish (median of {runs}, target < 50 ms; rendered {} bodies, {} pages{}), then the search index {:.0} ms on its own thread (median of {})",
         first.as_secs_f64(),
         indexing.first().map_or(0.0, Duration::as_secs_f64),
         ms(same),
@@ -531,6 +568,11 @@ fn rebuilds(corpus: &corpus::Corpus, runs: usize) -> Res<(Duration, Duration)> {
         ms(edit),
         edit_work.bodies_rendered,
         edit_work.pages_rendered,
+        if edit_work.whole {
+            ", every stage"
+        } else {
+            ", no other stage"
+        },
         if index.is_empty() {
             0.0
         } else {
@@ -545,17 +587,20 @@ fn growth(s: &[Summary]) -> String {
     let mut out = String::from("\n== growth of rebuilds ==");
     for w in s.windows(2) {
         let (a, b) = (&w[0], &w[1]);
+        let (Some((a_same, a_edit)), Some((b_same, b_edit))) = (a.rebuilds, b.rebuilds) else {
+            continue;
+        };
         out.push_str(&format!(
             "\n{} → {} articles ({:.0}×): no change {:.0} → {:.0} ms ({:.1}×), one edit {:.0} → {:.0} ms ({:.1}×)",
             a.articles,
             b.articles,
             b.articles as f64 / a.articles as f64,
-            ms(a.no_change),
-            ms(b.no_change),
-            b.no_change.as_secs_f64() / a.no_change.as_secs_f64(),
-            ms(a.edit),
-            ms(b.edit),
-            b.edit.as_secs_f64() / a.edit.as_secs_f64()
+            ms(a_same),
+            ms(b_same),
+            b_same.as_secs_f64() / a_same.as_secs_f64(),
+            ms(a_edit),
+            ms(b_edit),
+            b_edit.as_secs_f64() / a_edit.as_secs_f64()
         ));
     }
     out

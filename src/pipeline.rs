@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -15,6 +16,8 @@ use crate::output::Output;
 use crate::render::{self, RenderInput, Reproduce};
 use crate::site::{AssembleOptions, Site};
 use crate::{claims, config, content, i18n, links, site, theme, write};
+
+mod edit;
 
 /// How many related articles a page links to.
 const RELATED: usize = 6;
@@ -65,7 +68,7 @@ impl SearchJob {
                         .remove(lang)
                         .unwrap_or_default()
                         .into_iter()
-                        .map(|(p, b)| (p, std::sync::Arc::from(b)))
+                        .map(|(p, b)| (p, Arc::from(b)))
                         .collect();
                     (lang.clone(), *key, files)
                 })
@@ -137,12 +140,12 @@ pub struct Session {
 }
 
 /// The search index's files, shared with the outputs.
-pub type SearchFiles = Vec<(String, std::sync::Arc<[u8]>)>;
+pub type SearchFiles = Vec<(String, Arc<[u8]>)>;
 
 #[derive(Default)]
 struct Memo {
     docs: content::DocMemo,
-    bodies: std::collections::HashMap<blake3::Hash, Rendered>,
+    bodies: std::collections::HashMap<blake3::Hash, Arc<Rendered>>,
     pages: render::PageMemo,
     /// Hash of the configuration and theme the memoised pages were rendered with.
     theme: Option<blake3::Hash>,
@@ -150,21 +153,48 @@ struct Memo {
     /// The search index of each language and the hash of the pages it was made from.
     search: BTreeMap<String, (blake3::Hash, SearchFiles)>,
     /// The highlighter and its cache of highlighted blocks, for the themes it was made for.
-    highlighter: Option<((String, String), std::sync::Arc<Highlighter>)>,
+    highlighter: Option<((String, String), Arc<Highlighter>)>,
     /// The highlight stylesheet, for the themes it was made for.
     stylesheet: Option<((String, String), String)>,
     /// The experiments each article body refers to, by hash of the body and its claims.
     refs: std::collections::HashMap<blake3::Hash, BTreeSet<String>>,
     /// The experiments' source pages, by hash of the theme and the experiments' sources.
-    source_pages: Option<(blake3::Hash, std::sync::Arc<Vec<render::ExtraPage>>)>,
+    source_pages: Option<(blake3::Hash, Arc<Vec<render::ExtraPage>>)>,
     /// Every page's related pages, by hash of what they are chosen from.
-    related: Option<(blake3::Hash, std::sync::Arc<Vec<Vec<usize>>>)>,
+    related: Option<(blake3::Hash, Arc<Vec<Vec<usize>>>)>,
     /// Each article's `results.json`, by hash of what it is made of.
-    results_files: std::collections::HashMap<blake3::Hash, std::sync::Arc<[u8]>>,
-    /// The last build, and the stamp of its inputs.
-    last: Option<(blake3::Hash, Built)>,
+    results_files: std::collections::HashMap<blake3::Hash, Arc<[u8]>>,
+    /// The last build, and the stamp of its inputs (`None` after a build that changed bodies
+    /// only, [`Session::build_after`], which stamps no file).
+    last: Option<(Option<blake3::Hash>, Built)>,
+    /// What the last build was made from, while every stage since succeeded.
+    kept: Option<edit::Kept>,
+    /// The search pages of each language in the last build.
+    search_pages: BTreeMap<String, SearchPages>,
     /// The experiment stage's result, and the stamp of every file it read to get it.
     measurements: Option<(blake3::Hash, experiments::Measurements)>,
+}
+
+/// A language's search pages, and the identity of what they show.
+struct SearchPages {
+    /// Output paths, sorted.
+    paths: Vec<String>,
+    /// The exclusive or of every page's [`page_mark`]: an edit replaces one page's mark
+    /// without going through the others.
+    key: [u8; 32],
+}
+
+/// The identity of a page in a language's search key: its path and the hash of its template
+/// context (or of its bytes).
+fn page_mark(path: &str, page: &blake3::Hash) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    h.update(path.as_bytes());
+    h.update(page.as_bytes());
+    *h.finalize().as_bytes()
+}
+
+fn xor(key: &mut [u8; 32], mark: &[u8; 32]) {
+    key.iter_mut().zip(mark).for_each(|(k, m)| *k ^= m);
 }
 
 /// What the last build of a session did.
@@ -174,6 +204,8 @@ pub struct Work {
     pub bodies_rendered: usize,
     /// Output files rendered from templates (not reused).
     pub pages_rendered: usize,
+    /// Whether every stage ran (else: nothing, or only what edited bodies reach).
+    pub whole: bool,
 }
 
 impl Session {
@@ -194,23 +226,47 @@ impl Session {
     fn search_index(&mut self, output: &mut Output) -> Result<Option<SearchJob>, Diagnostics> {
         // A language's pages are the same when each hashed the same as before (the hash of
         // its template context, kept by the render stage).
-        let keys: Vec<(String, blake3::Hash)> = crate::search::pages_by_lang(output)
+        self.memo.search_pages = crate::search::pages_by_lang(output)
             .into_iter()
             .map(|(lang, pages)| {
-                let mut h = blake3::Hasher::new();
-                for (path, html) in pages {
-                    h.update(path.as_bytes());
-                    match self.memo.pages.get(path) {
-                        Some((key, _)) => h.update(key.as_bytes()),
-                        None => h.update(blake3::hash(html.as_bytes()).as_bytes()),
+                let mut key = [0; 32];
+                for (path, html) in &pages {
+                    let page = match self.memo.pages.get(*path) {
+                        Some((page, _)) => *page,
+                        None => blake3::hash(html.as_bytes()),
                     };
+                    xor(&mut key, &page_mark(path, &page));
                 }
-                (lang, h.finalize())
+                let paths = pages.into_iter().map(|(p, _)| p.to_string()).collect();
+                (lang, SearchPages { paths, key })
             })
             .collect();
+        let keys: Vec<(String, blake3::Hash)> = self
+            .memo
+            .search_pages
+            .iter()
+            .map(|(lang, pages)| (lang.clone(), blake3::Hash::from(pages.key)))
+            .collect();
+        // A language without search pages any more has no index.
         self.memo
             .search
             .retain(|lang, _| keys.iter().any(|(l, _)| l == lang));
+        let pending = self.index_stale(keys, output)?;
+        for (_, files) in self.memo.search.values() {
+            for (path, bytes) in files {
+                output.insert_shared(path.clone(), bytes.clone());
+            }
+        }
+        Ok(pending)
+    }
+
+    /// Makes now, or leaves to a job, the index of each language of `keys` whose pages are not
+    /// those indexed (`keys`: each language's [`SearchPages::key`]).
+    fn index_stale(
+        &mut self,
+        keys: Vec<(String, blake3::Hash)>,
+        output: &Output,
+    ) -> Result<Option<SearchJob>, Diagnostics> {
         let stale: Vec<(String, blake3::Hash)> = keys
             .into_iter()
             .filter(|(lang, key)| self.memo.search.get(lang).is_none_or(|(k, _)| k != key))
@@ -224,11 +280,6 @@ impl Session {
             }
             (job, _) => job,
         };
-        for (_, files) in self.memo.search.values() {
-            for (path, bytes) in files {
-                output.insert_shared(path.clone(), bytes.clone());
-            }
-        }
         Ok(pending)
     }
 
@@ -259,7 +310,7 @@ impl Session {
         let experiment_files = (self.opts.experiments.rerun == experiments::Rerun::None)
             .then(|| experiment_files_stamp(&config));
         let inputs = experiment_files.map(|files| inputs_stamp(&config, &self.opts, files));
-        if let (Some(key), Some((last_key, last))) = (inputs, &self.memo.last) {
+        if let (Some(key), Some((Some(last_key), last))) = (inputs, &self.memo.last) {
             if key == *last_key {
                 let mut same = last.clone();
                 same.work = Work::default();
@@ -267,8 +318,10 @@ impl Session {
                 return Ok(same);
             }
         }
+        // What the last build was made from stands for the next only while builds succeed.
+        self.memo.kept = None;
         let built = self.build_changed(config, experiment_files, progress)?;
-        self.memo.last = inputs.map(|key| (key, built.clone()));
+        self.memo.last = Some((inputs, built.clone()));
         Ok(built)
     }
 
@@ -321,7 +374,7 @@ impl Session {
         );
         let highlighter = match &self.memo.highlighter {
             Some((t, h)) if *t == themes => h.clone(),
-            _ => std::sync::Arc::new(Highlighter::with_cache_file(
+            _ => Arc::new(Highlighter::with_cache_file(
                 &cache_dir(&config).join("highlight.json"),
                 &config.highlight_light,
                 &config.highlight_dark,
@@ -336,10 +389,10 @@ impl Session {
             highlighter,
         };
         let results_fingerprint = measurements_fingerprint(&measurements);
+        let labels = labels_of(&config, &strings);
         let (bodies, bodies_rendered) = render_bodies(
-            &config,
             &site,
-            &strings,
+            &labels,
             highlighter,
             &hooks,
             &self.memo.bodies,
@@ -347,6 +400,7 @@ impl Session {
         );
         let claims = claims::check_site(&site, &measurements);
         let (bodies, ()) = join_results(bodies, claims)?;
+        let (keys, bodies): (Vec<blake3::Hash>, Vec<Arc<Rendered>>) = bodies.into_iter().unzip();
         let sources_key = {
             let mut h = blake3::Hasher::new();
             h.update(fingerprint.as_bytes());
@@ -362,14 +416,17 @@ impl Session {
         };
         let extra_pages = match self.memo.source_pages.take() {
             Some((key, pages)) if key == sources_key => pages,
-            _ => std::sync::Arc::new(inject::source_pages(&hooks)),
+            _ => Arc::new(inject::source_pages(&hooks)),
         };
         self.memo.source_pages = Some((sources_key, extra_pages.clone()));
         let used: Vec<BTreeSet<String>> = refs
-            .into_iter()
-            .map(|mut names| {
-                names.retain(|n| measurements.by_name.contains_key(n));
+            .iter()
+            .map(|names| {
                 names
+                    .iter()
+                    .filter(|n| measurements.by_name.contains_key(*n))
+                    .cloned()
+                    .collect()
             })
             .collect();
         let reproduce: Vec<Vec<Reproduce>> = used
@@ -398,13 +455,13 @@ impl Session {
         };
         let related = match self.memo.related.take() {
             Some((key, related)) if key == related_key => related,
-            _ => std::sync::Arc::new(site.all_related(RELATED)),
+            _ => Arc::new(site.all_related(RELATED)),
         };
         self.memo.related = Some((related_key, related.clone()));
         let (mut output, pages) = render::render(&RenderInput {
             config: &config,
             site: &site,
-            bodies: &bodies.iter().map(|(_, b)| b.clone()).collect::<Vec<_>>(),
+            bodies: &bodies,
             strings: &strings,
             templates: &templates,
             extra_pages: &extra_pages,
@@ -432,7 +489,7 @@ impl Session {
             );
             let bytes = match self.memo.results_files.get(&key) {
                 Some(bytes) => bytes.clone(),
-                None => std::sync::Arc::from(results_json(p, names, &measurements)),
+                None => Arc::from(results_json(p, names, &measurements)),
             };
             output.insert_shared(
                 format!("{}results.json", p.url.trim_start_matches('/')),
@@ -457,26 +514,42 @@ impl Session {
         output.insert("highlight.css".into(), stylesheet.clone().into_bytes());
         self.memo.stylesheet = Some((themes, stylesheet));
         add_static_files(&config, &theme, &site, &mut output)?;
-        let rendered: Vec<Rendered> = bodies.iter().map(|(_, b)| b.clone()).collect();
-        check_links(&site, &rendered, &output)?;
+        check_links(&site, &bodies, &output)?;
         let pending = if config.search {
             self.search_index(&mut output)?
         } else {
             None
         };
-        self.memo.bodies = bodies.into_iter().collect();
+        self.memo.bodies = keys.iter().copied().zip(bodies.iter().cloned()).collect();
         self.memo.measurements = stamp.map(|key| (key, measurements.clone()));
         // A cache that cannot be saved only costs time in the next build.
         let _ = highlighter.save();
+        let missing_translations = missing_translations(&config, &site);
+        let anchor_links = edit::anchor_links(&site, &bodies);
+        self.memo.kept = Some(edit::Kept {
+            strings,
+            templates,
+            site,
+            bodies,
+            refs,
+            reproduce,
+            notices,
+            related,
+            extra_pages,
+            results: results_fingerprint,
+            labels,
+            anchor_links,
+        });
         Ok(Built {
-            missing_translations: missing_translations(&config, &site),
+            missing_translations,
             warnings,
-            pages: site.pages.len(),
+            pages: self.memo.kept.as_ref().map_or(0, |k| k.site.pages.len()),
             experiments_ran: measurements.ran.clone(),
             experiments_used: measurements.by_name.keys().cloned().collect(),
             work: Work {
                 bodies_rendered,
                 pages_rendered,
+                whole: true,
             },
             search: pending,
             config,
@@ -522,28 +595,38 @@ fn experiments_per_page(
         .pages
         .par_iter()
         .map(|p| {
-            let mut h = blake3::Hasher::new();
-            h.update(p.doc.body_hash.as_bytes());
-            for (claim, _) in &p.doc.front.claims {
-                h.update(b"\0");
-                h.update(claim.as_bytes());
+            let key = refs_key(&p.doc);
+            match memo.get(&key) {
+                Some(names) => (key, names.clone()),
+                None => (key, refs_of(&p.doc)),
             }
-            let key = h.finalize();
-            if let Some(names) = memo.get(&key) {
-                return (key, names.clone());
-            }
-            let mut names: BTreeSet<String> = markdown::experiment_refs(&p.doc.body)
-                .into_iter()
-                .map(|(n, _)| n)
-                .collect();
-            for (claim, _) in &p.doc.front.claims {
-                names.extend(claims::experiments_of(claim));
-            }
-            (key, names)
         })
         .collect();
     *memo = found.iter().cloned().collect();
     found.into_iter().map(|(_, names)| names).collect()
+}
+
+/// What an article's references to experiments are found in: its body and its claims.
+fn refs_key(doc: &content::SourceDoc) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(doc.body_hash.as_bytes());
+    for (claim, _) in &doc.front.claims {
+        h.update(b"\0");
+        h.update(claim.as_bytes());
+    }
+    h.finalize()
+}
+
+/// The experiments an article refers to.
+fn refs_of(doc: &content::SourceDoc) -> BTreeSet<String> {
+    let mut names: BTreeSet<String> = markdown::experiment_refs(&doc.body)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    for (claim, _) in &doc.front.claims {
+        names.extend(claims::experiments_of(claim));
+    }
+    names
 }
 
 /// Identity of everything the experiment stage reads when nothing needs running: the
@@ -759,53 +842,27 @@ pub fn cache_dir(config: &SiteConfig) -> PathBuf {
     reason = "a private helper's return value, named at its one call site"
 )]
 fn render_bodies(
-    config: &SiteConfig,
     site: &Site,
-    strings: &std::collections::BTreeMap<crate::lang::Lang, crate::i18n::Strings>,
+    labels: &BTreeMap<crate::lang::Lang, Labels>,
     highlighter: &Highlighter,
     hooks: &dyn markdown::Hooks,
-    memo: &std::collections::HashMap<blake3::Hash, Rendered>,
+    memo: &std::collections::HashMap<blake3::Hash, Arc<Rendered>>,
     results: blake3::Hash,
-) -> (Result<Vec<(blake3::Hash, Rendered)>, Diagnostics>, usize) {
-    let labels: std::collections::BTreeMap<_, _> = config
-        .langs()
-        .map(|l| {
-            (
-                l.clone(),
-                Labels {
-                    anchor: strings[l].get("anchor_label").to_string(),
-                },
-            )
-        })
-        .collect();
+) -> (
+    Result<Vec<(blake3::Hash, Arc<Rendered>)>, Diagnostics>,
+    usize,
+) {
     let fresh = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<(blake3::Hash, Rendered), Diagnostics>> = site
+    let results: Vec<Result<(blake3::Hash, Arc<Rendered>), Diagnostics>> = site
         .pages
         .par_iter()
         .map(|p| {
-            let mut h = blake3::Hasher::new();
-            h.update(p.doc.path.as_os_str().as_encoded_bytes());
-            h.update(p.doc.lang.code().as_bytes());
-            h.update(&p.doc.body_line.to_le_bytes());
-            h.update(p.doc.body_hash.as_bytes());
-            if p.doc.uses_results {
-                h.update(results.as_bytes());
-            }
-            let key = h.finalize();
+            let key = body_key(&p.doc, results);
             if let Some(r) = memo.get(&key) {
                 return Ok((key, r.clone()));
             }
             fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            markdown::render(&markdown::Input {
-                path: &p.doc.path,
-                body: &p.doc.body,
-                body_line: p.doc.body_line,
-                lang: &p.doc.lang,
-                highlighter,
-                hooks,
-                labels: &labels[&p.doc.lang],
-            })
-            .map(|r| (key, r))
+            render_body(&p.doc, labels, highlighter, hooks).map(|r| (key, r))
         })
         .collect();
     let mut diags = Diagnostics::default();
@@ -817,6 +874,57 @@ fn render_bodies(
         }
     }
     (diags.into_result(bodies), fresh.into_inner())
+}
+
+/// The identity of what an article's rendered body is made from (`results`: the fingerprint
+/// of the measurements, which only bodies that use results depend on).
+fn body_key(doc: &content::SourceDoc, results: blake3::Hash) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(doc.path.as_os_str().as_encoded_bytes());
+    h.update(doc.lang.code().as_bytes());
+    h.update(&doc.body_line.to_le_bytes());
+    h.update(doc.body_hash.as_bytes());
+    if doc.uses_results {
+        h.update(results.as_bytes());
+    }
+    h.finalize()
+}
+
+/// An article's Markdown as HTML.
+fn render_body(
+    doc: &content::SourceDoc,
+    labels: &BTreeMap<crate::lang::Lang, Labels>,
+    highlighter: &Highlighter,
+    hooks: &dyn markdown::Hooks,
+) -> Result<Arc<Rendered>, Diagnostics> {
+    markdown::render(&markdown::Input {
+        path: &doc.path,
+        body: &doc.body,
+        body_line: doc.body_line,
+        lang: &doc.lang,
+        highlighter,
+        hooks,
+        labels: &labels[&doc.lang],
+    })
+    .map(Arc::new)
+}
+
+/// The Markdown stage's UI words, per language.
+fn labels_of(
+    config: &SiteConfig,
+    strings: &BTreeMap<crate::lang::Lang, crate::i18n::Strings>,
+) -> BTreeMap<crate::lang::Lang, Labels> {
+    config
+        .langs()
+        .map(|l| {
+            (
+                l.clone(),
+                Labels {
+                    anchor: strings[l].get("anchor_label").to_string(),
+                },
+            )
+        })
+        .collect()
 }
 
 fn add_static_files(
@@ -858,7 +966,7 @@ fn add_static_files(
     diags.into_result(())
 }
 
-fn check_links(site: &Site, bodies: &[Rendered], output: &Output) -> Result<(), Diagnostics> {
+fn check_links(site: &Site, bodies: &[Arc<Rendered>], output: &Output) -> Result<(), Diagnostics> {
     let all: Vec<Diagnostics> = site
         .pages
         .par_iter()

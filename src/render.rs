@@ -154,7 +154,7 @@ pub struct RenderInput<'a> {
     pub config: &'a SiteConfig,
     pub site: &'a Site,
     /// The rendered Markdown of each page, by page index.
-    pub bodies: &'a [Rendered],
+    pub bodies: &'a [Arc<Rendered>],
     pub strings: &'a BTreeMap<Lang, Strings>,
     pub templates: &'a Templates,
     pub extra_pages: &'a [ExtraPage],
@@ -330,6 +330,52 @@ pub fn render(input: &RenderInput<'_>) -> Result<(Output, PageMemo), Diagnostics
     }
     let memo = shared.fresh.into_inner().unwrap_or_default();
     diags.into_result((output, memo))
+}
+
+/// Renders the article pages `pages` and the feeds of `feeds` only, the files that depend on
+/// an article's body (a session's rebuild after an edit that changed bodies and nothing else).
+pub fn render_pages(
+    input: &RenderInput<'_>,
+    pages: &[usize],
+    feeds: &[Lang],
+) -> Result<(Files, PageMemo), Diagnostics> {
+    let shared = Shared::new(input);
+    let rendered: Vec<Result<File, Diagnostic>> = pages
+        .par_iter()
+        .map(|&i| {
+            let path = path_of(&input.site.pages[i].url);
+            shared.article(i, &path).map(|html| (path, html))
+        })
+        .chain(feeds.par_iter().map(|lang| {
+            let own = input.site.by_lang.get(lang).map_or(&[][..], Vec::as_slice);
+            shared
+                .feed(lang, feed_pages(input.config, own))
+                .map(|bytes| (feed_path(input.config, lang), bytes))
+        }))
+        .collect();
+    let mut diags = Diagnostics::default();
+    let mut files = Files::new();
+    for r in rendered {
+        match r {
+            Ok(file) => files.push(file),
+            Err(d) => diags.push(d),
+        }
+    }
+    let memo = shared.fresh.into_inner().unwrap_or_default();
+    diags.into_result((files, memo))
+}
+
+/// The articles a language's feed carries: its newest `feed_limit` (`own`: newest first).
+pub fn feed_pages<'p>(config: &SiteConfig, own: &'p [usize]) -> &'p [usize] {
+    &own[..own.len().min(config.feed_limit)]
+}
+
+/// The output file of a language's feed.
+fn feed_path(config: &SiteConfig, lang: &Lang) -> String {
+    format!(
+        "{}atom.xml",
+        config.lang_prefix(lang).trim_start_matches('/')
+    )
 }
 
 /// An output file as (path, bytes).
@@ -739,8 +785,8 @@ impl<'a> Shared<'a> {
             ));
         }
         files.push((
-            format!("{}atom.xml", prefix.trim_start_matches('/')),
-            self.feed(lang, &own[..own.len().min(config.feed_limit)])?,
+            feed_path(config, lang),
+            self.feed(lang, feed_pages(config, &own))?,
         ));
         Ok(files)
     }
@@ -803,7 +849,7 @@ impl<'a> Shared<'a> {
         ctx.insert("self_url", &config.absolute(&format!("{prefix}atom.xml")));
         ctx.insert("updated", &updated);
         ctx.insert("entries", &entries);
-        let path = format!("{}atom.xml", prefix.trim_start_matches('/'));
+        let path = feed_path(config, lang);
         self.render(
             &path,
             "atom.xml",

@@ -872,3 +872,206 @@ fn a_session_rebuild_renders_only_what_changed() {
     let themed = session.build(&silent).unwrap();
     assert_eq!(themed.work.bodies_rendered, 5);
 }
+
+mod edits {
+    //! A session's rebuild after edits ([`Session::build_after`], what `serve` calls with the
+    //! paths its watcher reports) must equal a whole build of the same sources.
+    use super::*;
+    use measured::experiments::Silent;
+    use measured::pipeline::{Session, Work};
+    use std::path::PathBuf;
+
+    /// Writes `edit` of `rel`, rebuilds the session after it, and checks that the result is
+    /// exactly what a whole build of the sources gives.
+    fn edit(
+        site: &TestSite,
+        session: &mut Session,
+        rel: &str,
+        edit: impl Fn(String) -> String,
+    ) -> measured::Built {
+        site.write(rel, &edit(site.read(rel)));
+        let after = session
+            .build_after(&[PathBuf::from(rel)], &Silent)
+            .unwrap_or_else(|e| panic!("{e}"));
+        same_as_whole(site, &after);
+        after
+    }
+
+    fn same_as_whole(site: &TestSite, after: &measured::Built) {
+        let whole = site.build().unwrap_or_else(|e| panic!("{e}"));
+        let differ: Vec<&String> = after
+            .output
+            .files
+            .keys()
+            .chain(whole.output.files.keys())
+            .filter(|p| after.output.get(p) != whole.output.get(p))
+            .collect();
+        assert!(differ.is_empty(), "differs from a whole build: {differ:?}");
+        let messages = |b: &measured::Built| -> Vec<String> {
+            b.warnings.iter().map(ToString::to_string).collect()
+        };
+        assert_eq!(messages(after), messages(&whole));
+    }
+
+    #[test]
+    fn an_edited_body_renders_its_page_and_the_feed_that_carries_it() {
+        let site = TestSite::fixture("basic");
+        let mut session = Session::new(site.options());
+        session.build(&Silent).unwrap();
+        let vi = "content/tcp-handshake/index.vi.md";
+        let after = edit(&site, &mut session, vi, |t| {
+            t.replace(
+                "Chú thích[^1].",
+                "Chú thích mới[^1].\n\n```go\nfunc main() {}\n```",
+            )
+        });
+        assert_eq!(
+            after.work,
+            Work {
+                bodies_rendered: 1,
+                pages_rendered: 2,
+                whole: false,
+            },
+            "the article and atom.xml, and no other stage"
+        );
+        let page = after.output.text("tcp-handshake/index.html").unwrap();
+        assert!(page.contains("Chú thích mới") && page.contains("data-lang=\"go\""));
+
+        // Two articles at once, one of them out of every feed (the limit is one article).
+        let toml = site.read("site.toml");
+        site.write("site.toml", &toml.replacen("\n", "\nfeed_limit = 1\n", 1));
+        session.build(&Silent).unwrap();
+        site.write(
+            vi,
+            &site.read(vi).replace("Chú thích mới", "Chú thích lần ba"),
+        );
+        let en = "content/dns/index.en.md";
+        site.write(en, &format!("{}\nOne more line.\n", site.read(en)));
+        let after = session
+            .build_after(&[PathBuf::from(vi), PathBuf::from(en)], &Silent)
+            .unwrap();
+        same_as_whole(&site, &after);
+        assert!(!after.work.whole);
+        assert_eq!(after.work.bodies_rendered, 2);
+        assert_eq!(
+            after.work.pages_rendered, 3,
+            "two articles and the English feed, whose one article is the DNS one"
+        );
+    }
+
+    #[test]
+    fn edits_beyond_a_body_take_the_whole_pipeline() {
+        let site = TestSite::fixture("basic");
+        let mut session = Session::new(site.options());
+        session.build(&Silent).unwrap();
+        // A title is in listings, feeds, neighbours and the sitemap.
+        let after = edit(&site, &mut session, "content/dns/index.vi.md", |t| {
+            t.replace(
+                "title: \"DNS trước khi bắt tay\"",
+                "title: \"Phân giải tên\"",
+            )
+        });
+        assert!(after.work.whole);
+        assert!(
+            after
+                .output
+                .text("index.html")
+                .unwrap()
+                .contains("Phân giải tên")
+        );
+        // Without a description, listings quote the first paragraph.
+        let after = edit(&site, &mut session, "content/dns/index.vi.md", |t| {
+            t.replace("là mô tả mặc định", "là mô tả đã sửa")
+        });
+        assert!(after.work.whole);
+        assert!(
+            after
+                .output
+                .text("index.html")
+                .unwrap()
+                .contains("mô tả đã sửa")
+        );
+        // A file that is no article of the last build: a new one.
+        let new = "content/new/index.vi.md";
+        site.write(new, "---\ntitle: Mới\ndate: 2026-11-20\n---\nBài mới.\n");
+        let after = session
+            .build_after(&[PathBuf::from(new)], &Silent)
+            .unwrap_or_else(|e| panic!("{e}"));
+        same_as_whole(&site, &after);
+        assert!(after.work.whole && after.output.get("new/index.html").is_some());
+    }
+
+    #[test]
+    fn an_anchor_removed_from_an_edited_body_breaks_links_to_it_until_fixed() {
+        let site = TestSite::fixture("basic");
+        let mut session = Session::new(site.options());
+        session.build(&Silent).unwrap();
+        let dns = "content/dns/index.vi.md";
+        site.write(
+            dns,
+            &site
+                .read(dns)
+                .replace("## Trước khi bắt tay", "## Sau khi bắt tay"),
+        );
+        let err = session
+            .build_after(&[PathBuf::from(dns)], &Silent)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("tcp-handshake/index.vi.md") && err.contains("truoc-khi-bat-tay"),
+            "{err}"
+        );
+        // Another file's edit does not hide the broken one.
+        let en = "content/tcp-handshake/index.en.md";
+        site.write(en, &format!("{}\nMore.\n", site.read(en)));
+        let err = session
+            .build_after(&[PathBuf::from(en)], &Silent)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("truoc-khi-bat-tay"), "{err}");
+        edit(&site, &mut session, dns, |t| {
+            t.replace("## Sau khi bắt tay", "## Trước khi bắt tay")
+        });
+    }
+
+    #[test]
+    fn an_edited_original_gives_its_translation_a_notice() {
+        let site = TestSite::new();
+        site.article(
+            "a",
+            "vi",
+            "title: Bài gốc\ndate: 2026-01-01",
+            "Mở đầu.\n\nNội dung gốc.\n",
+        );
+        assert!(
+            site.cli(&["new", "a", "--translate", "en"])
+                .status
+                .success()
+        );
+        let en = site
+            .read("content/a/index.en.md")
+            .replace("draft: true\n", "");
+        site.write("content/a/index.en.md", &en);
+        let mut session = Session::new(site.options());
+        assert!(session.build(&Silent).unwrap().warnings.is_empty());
+        let after = edit(&site, &mut session, "content/a/index.vi.md", |t| {
+            t.replace("Nội dung gốc.", "Nội dung đã sửa.")
+        });
+        assert_eq!(after.warnings.len(), 1);
+        assert_eq!(
+            texts(&html(&after, "en/a/index.html"), ".translation-notice").len(),
+            1
+        );
+        assert_eq!(
+            after.work,
+            Work {
+                bodies_rendered: 1,
+                pages_rendered: 3,
+                whole: false,
+            },
+            "both articles and the Vietnamese feed"
+        );
+    }
+}

@@ -305,7 +305,7 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let empty = Snapshot::empty(instance);
-    let first = rebuild(&mut session, &empty, Vec::new(), &event_tx);
+    let first = rebuild(&mut session, &empty, Vec::new(), true, &event_tx);
     let _ = event_tx.send(first.event);
     let snapshot = first.snapshot.unwrap_or(empty);
     let indexing = request_index(&indexer, None, first.search, &snapshot);
@@ -466,8 +466,10 @@ fn rebuild_loop(mut ctx: LoopContext, rx: &mpsc::Receiver<LoopMsg>) {
             let _ = ctx.events.send(Event::WatchError(e.to_string()));
         }
         let now = ctx.snapshots.borrow().clone();
+        // Lost events name no path: anything may have changed.
+        let whole = changes.kinds.contains(&watch::Kind::Unknown);
         let changed = changes.paths.into_iter().collect();
-        let done = rebuild(&mut ctx.session, &now, changed, &ctx.events);
+        let done = rebuild(&mut ctx.session, &now, changed, whole, &ctx.events);
         if let Some(snapshot) = done.snapshot {
             ctx.snapshots.send_replace(Arc::new(snapshot));
         }
@@ -526,14 +528,22 @@ struct Done {
     search: Option<SearchJob>,
 }
 
+/// Builds after the files `changed` changed (`whole`: and maybe others).
 fn rebuild(
     session: &mut Session,
     now: &Snapshot,
     changed: Vec<PathBuf>,
+    whole: bool,
     events: &mpsc::Sender<Event>,
 ) -> Done {
     let started = Instant::now();
-    match session.build(&Report(events)) {
+    let report = Report(events);
+    let result = if whole || changed.is_empty() {
+        session.build(&report)
+    } else {
+        session.build_after(&changed, &report)
+    };
+    match result {
         Ok(built) => {
             let (pages, files) = (built.pages, built.output.len());
             let search = built.search.clone();
