@@ -43,7 +43,13 @@ pub struct Highlighter {
     palette: Option<Palette>,
     /// `light\0dark`, part of each cache key.
     themes: String,
+    /// How each scope stack seen so far looks, shared by all blocks (syntect resolves a
+    /// stack's style by matching every rule of the theme).
+    looks: Mutex<HashMap<Vec<Scope>, Look>>,
 }
+
+/// A scope stack's classes, and whether its style shows on whitespace.
+type Look = (String, bool);
 
 impl Default for Highlighter {
     /// A highlighter with the default themes and no cache file.
@@ -72,6 +78,7 @@ impl Highlighter {
             used: Default::default(),
             palette: Palette::new(light, dark).ok(),
             themes: format!("{light}\0{dark}"),
+            looks: Mutex::default(),
         }
     }
 
@@ -91,7 +98,7 @@ impl Highlighter {
         self.misses
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let html = match &self.palette {
-            Some(palette) => highlight_uncached(palette, token, code),
+            Some(palette) => highlight_uncached(palette, &self.looks, token, code),
             None => escape(code),
         };
         self.cache
@@ -159,11 +166,16 @@ struct Run<'c> {
     shows_on_whitespace: bool,
 }
 
-fn highlight_uncached(palette: &Palette, token: &str, code: &str) -> String {
+fn highlight_uncached(
+    palette: &Palette,
+    looks: &Mutex<HashMap<Vec<Scope>, Look>>,
+    token: &str,
+    code: &str,
+) -> String {
     let Some(syntax) = syntax_for(token) else {
         return escape(code);
     };
-    match runs(palette, syntax, code) {
+    match runs(palette, looks, syntax, code) {
         Some(runs) => to_html(runs),
         None => escape(code),
     }
@@ -172,15 +184,19 @@ fn highlight_uncached(palette: &Palette, token: &str, code: &str) -> String {
 /// The code as runs, each styled by both themes (`None` when syntect cannot parse it).
 ///
 /// Both themes style the same ranges (those between the parser's scope changes), so each range
-/// is styled once per theme from its scope stack; stacks repeat a great deal within a block, so
-/// each stack's pair of styles is resolved once (syntect's own iterator matches every theme
-/// rule again at each scope push, twice for two themes).
-fn runs<'c>(palette: &Palette, syntax: &SyntaxReference, code: &'c str) -> Option<Vec<Run<'c>>> {
+/// is styled once per theme from its scope stack. Stacks repeat a great deal, so each stack's
+/// look is resolved once (syntect's own iterator matches every theme rule again at each scope
+/// push, twice for two themes): kept for the block, and in `shared` for every block.
+fn runs<'c>(
+    palette: &Palette,
+    shared: &Mutex<HashMap<Vec<Scope>, Look>>,
+    syntax: &SyntaxReference,
+    code: &'c str,
+) -> Option<Vec<Run<'c>>> {
     let (light, dark) = (&palette.light.highlighter, &palette.dark.highlighter);
     let mut parser = ParseState::new(syntax);
     let mut stack = ScopeStack::new();
-    // Per scope stack: its classes and whether its style shows on whitespace.
-    let mut looks: HashMap<Vec<Scope>, (String, bool)> = HashMap::new();
+    let mut looks: HashMap<Vec<Scope>, Look> = HashMap::new();
     let mut runs = Vec::new();
     for line in LinesWithEndings::from(code) {
         let ops = parser.parse_line(line, &SYNTAXES).ok()?;
@@ -191,8 +207,17 @@ fn runs<'c>(palette: &Palette, syntax: &SyntaxReference, code: &'c str) -> Optio
                 let (classes, shows_on_whitespace) = match looks.get(scopes) {
                     Some(look) => look.clone(),
                     None => {
-                        let (l, d) = (light.style_for_stack(scopes), dark.style_for_stack(scopes));
-                        let look = (palette.classes(l, d), palette.shows_on_whitespace(l, d));
+                        let known = shared.lock().expect("looks").get(scopes).cloned();
+                        let look = known.unwrap_or_else(|| {
+                            let (l, d) =
+                                (light.style_for_stack(scopes), dark.style_for_stack(scopes));
+                            let look = (palette.classes(l, d), palette.shows_on_whitespace(l, d));
+                            shared
+                                .lock()
+                                .expect("looks")
+                                .insert(scopes.to_vec(), look.clone());
+                            look
+                        });
                         looks.insert(scopes.to_vec(), look.clone());
                         look
                     }

@@ -309,7 +309,10 @@ fn check_links(
 
 /// Which pages link to an anchor of another page: target path (without its trailing `/`) →
 /// the pages whose bodies link to one of its anchors.
-pub(super) fn anchor_links(site: &Site, bodies: &[Arc<Rendered>]) -> BTreeMap<String, BTreeSet<usize>> {
+pub(super) fn anchor_links(
+    site: &Site,
+    bodies: &[Arc<Rendered>],
+) -> BTreeMap<String, BTreeSet<usize>> {
     let mut anchors: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
     for (i, (p, body)) in site.pages.iter().zip(bodies).enumerate() {
         for target in anchor_targets(&p.url, body) {
