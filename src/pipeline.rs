@@ -132,8 +132,9 @@ pub fn build_with_progress(
 
 /// Builds that share what did not change between them (`serve`, benchmarks): parsed articles
 /// by file stamp, rendered bodies by the hash of their inputs, rendered pages by the hash of
-/// their template context, and the machine description. Every build is still the whole
-/// pipeline; the memo only skips work whose inputs are unchanged.
+/// their template context, and the machine description. [`Session::build`] runs the whole
+/// pipeline, the memo skipping work whose inputs are unchanged; [`Session::build_after`],
+/// told which files changed, renders only what edited article bodies reach.
 pub struct Session {
     opts: BuildOptions,
     memo: Memo,
@@ -290,7 +291,7 @@ impl Session {
         if let Some((_, last)) = &mut self.memo.last {
             for (lang, _, _) in &index.langs {
                 let dir = format!("{}/", crate::search::lang_dir(lang));
-                last.output.files.retain(|path, _| !path.starts_with(&dir));
+                last.output.remove_under(&dir);
             }
             for (path, bytes) in index.files() {
                 last.output.insert_shared(path, bytes);

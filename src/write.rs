@@ -44,8 +44,8 @@ pub fn write_site(output: &Output, dir: &Path, protected: &[PathBuf]) -> Result<
 
 fn write_files(output: &Output, root: &Path) -> Result<(), Diagnostics> {
     use rayon::prelude::*;
-    let results: Vec<Result<(), Diagnostic>> = output
-        .files
+    let files: Vec<(&String, &std::sync::Arc<[u8]>)> = output.files.iter().collect();
+    let results: Vec<Result<(), Diagnostic>> = files
         .par_iter()
         .map(|(rel, bytes)| {
             let path = root.join(rel);

@@ -224,15 +224,7 @@ fn replace_search_files(
         if same {
             continue;
         }
-        let old: Vec<String> = output
-            .files
-            .range(dir.clone()..)
-            .take_while(|(path, _)| path.starts_with(&dir))
-            .map(|(path, _)| path.clone())
-            .collect();
-        for path in old {
-            output.files.remove(&path);
-        }
+        output.remove_under(&dir);
         for (path, bytes) in files {
             output.insert_shared(path.clone(), bytes.clone());
         }

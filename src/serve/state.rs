@@ -65,15 +65,21 @@ fn is_search(path: &str) -> bool {
         .is_some_and(|rest| rest.starts_with('/'))
 }
 
-/// Compares two outputs file by file (the search index aside).
+/// Compares two outputs file by file (the search index aside), through their differences
+/// only (the parts of the two maps they share are not visited).
 pub fn diff(old: &Output, new: &Output) -> Change {
+    use imbl::ordmap::DiffItem;
     let mut styles = false;
-    let paths = old.files.keys().chain(new.files.keys());
-    for path in paths.filter(|p| !is_search(p)) {
-        if old.get(path) == new.get(path) {
+    for item in old.files.diff(&new.files) {
+        let (path, updated) = match item {
+            DiffItem::Update { old, new } if old.1 == new.1 => continue,
+            DiffItem::Update { old, .. } => (old.0, true),
+            DiffItem::Add(path, _) | DiffItem::Remove(path, _) => (path, false),
+        };
+        if is_search(path) {
             continue;
         }
-        if path.ends_with(".css") && old.files.contains_key(path) && new.files.contains_key(path) {
+        if path.ends_with(".css") && updated {
             styles = true;
         } else {
             return Change::Pages;
@@ -116,11 +122,18 @@ impl Snapshot {
     /// that `output` lacks stay: a page open since an earlier index may still ask for them.
     pub fn succeeded(&self, mut output: Output) -> Option<(Snapshot, Change)> {
         if let Some(old) = &self.site {
-            for (path, bytes) in old.files.iter().filter(|(p, _)| is_search(p)) {
-                output
-                    .files
-                    .entry(path.clone())
-                    .or_insert_with(|| bytes.clone());
+            let gone: Vec<(String, Arc<[u8]>)> = old
+                .files
+                .diff(&output.files)
+                .filter_map(|item| match item {
+                    imbl::ordmap::DiffItem::Remove(path, bytes) if is_search(path) => {
+                        Some((path.clone(), bytes.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            for (path, bytes) in gone {
+                output.files.insert(path, bytes);
             }
         }
         let change = match &self.site {
