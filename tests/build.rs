@@ -566,13 +566,34 @@ mod translations {
     use super::*;
 
     fn site() -> TestSite {
+        site_with("Nội dung gốc.\n")
+    }
+
+    fn site_with(body: &str) -> TestSite {
         let site = TestSite::new();
         site.article(
             "a",
             "vi",
             "title: Bài gốc\ndate: 2026-01-01\ntags: [mạng]",
-            "Nội dung gốc.\n",
+            body,
         );
+        site
+    }
+
+    /// The Vietnamese article `a` with `body` and its English translation, published, which
+    /// records the original it was made from.
+    pub(super) fn translated(body: &str) -> TestSite {
+        let site = site_with(body);
+        assert!(
+            site.cli(&["new", "a", "--translate", "en"])
+                .status
+                .success()
+        );
+        let en = site
+            .read("content/a/index.en.md")
+            .replace("draft: true\n", "")
+            .replace("Nội dung gốc.", "The original text.");
+        site.write("content/a/index.en.md", &en);
         site
     }
 
@@ -628,17 +649,7 @@ mod translations {
 
     #[test]
     fn an_outdated_translation_warns_and_shows_a_notice_in_its_language() {
-        let site = site();
-        assert!(
-            site.cli(&["new", "a", "--translate", "en"])
-                .status
-                .success()
-        );
-        let en = site
-            .read("content/a/index.en.md")
-            .replace("draft: true\n", "")
-            .replace("Nội dung gốc.", "The original text.");
-        site.write("content/a/index.en.md", &en);
+        let site = translated("Nội dung gốc.\n");
         let fresh = site.build().unwrap_or_else(|e| panic!("{e}"));
         assert!(fresh.warnings.is_empty());
         assert!(texts(&html(&fresh, "en/a/index.html"), ".translation-notice").is_empty());
@@ -1038,22 +1049,8 @@ mod edits {
 
     #[test]
     fn an_edited_original_gives_its_translation_a_notice() {
-        let site = TestSite::new();
-        site.article(
-            "a",
-            "vi",
-            "title: Bài gốc\ndate: 2026-01-01",
-            "Mở đầu.\n\nNội dung gốc.\n",
-        );
-        assert!(
-            site.cli(&["new", "a", "--translate", "en"])
-                .status
-                .success()
-        );
-        let en = site
-            .read("content/a/index.en.md")
-            .replace("draft: true\n", "");
-        site.write("content/a/index.en.md", &en);
+        // A first paragraph of its own: listings quote it, and the edit leaves it alone.
+        let site = super::translations::translated("Mở đầu.\n\nNội dung gốc.\n");
         let mut session = Session::new(site.options());
         assert!(session.build(&Silent).unwrap().warnings.is_empty());
         let after = edit(&site, &mut session, "content/a/index.vi.md", |t| {
