@@ -924,11 +924,17 @@ mod edits {
         assert_eq!(messages(after), messages(&whole));
     }
 
-    #[test]
-    fn an_edited_body_renders_its_page_and_the_feed_that_carries_it() {
+    /// The basic fixture and a session that built it once.
+    fn basic_session() -> (TestSite, Session) {
         let site = TestSite::fixture("basic");
         let mut session = Session::new(site.options());
         session.build(&Silent).unwrap();
+        (site, session)
+    }
+
+    #[test]
+    fn an_edited_body_renders_its_page_and_the_feed_that_carries_it() {
+        let (site, mut session) = basic_session();
         let vi = "content/tcp-handshake/index.vi.md";
         let after = edit(&site, &mut session, vi, |t| {
             t.replace(
@@ -972,36 +978,20 @@ mod edits {
 
     #[test]
     fn edits_beyond_a_body_take_the_whole_pipeline() {
-        let site = TestSite::fixture("basic");
-        let mut session = Session::new(site.options());
-        session.build(&Silent).unwrap();
-        // A title is in listings, feeds, neighbours and the sitemap.
-        let after = edit(&site, &mut session, "content/dns/index.vi.md", |t| {
-            t.replace(
-                "title: \"DNS trước khi bắt tay\"",
-                "title: \"Phân giải tên\"",
-            )
-        });
-        assert!(after.work.whole);
-        assert!(
-            after
-                .output
-                .text("index.html")
-                .unwrap()
-                .contains("Phân giải tên")
-        );
-        // Without a description, listings quote the first paragraph.
-        let after = edit(&site, &mut session, "content/dns/index.vi.md", |t| {
-            t.replace("là mô tả mặc định", "là mô tả đã sửa")
-        });
-        assert!(after.work.whole);
-        assert!(
-            after
-                .output
-                .text("index.html")
-                .unwrap()
-                .contains("mô tả đã sửa")
-        );
+        let (site, mut session) = basic_session();
+        // A title is in listings, feeds, neighbours and the sitemap; without a description,
+        // listings quote the first paragraph.
+        for (old, new) in [
+            ("DNS trước khi bắt tay\"", "Phân giải tên\""),
+            ("là mô tả mặc định", "là mô tả đã sửa"),
+        ] {
+            let after = edit(&site, &mut session, "content/dns/index.vi.md", |t| {
+                t.replace(old, new)
+            });
+            assert!(after.work.whole, "{new}");
+            let home = after.output.text("index.html").unwrap();
+            assert!(home.contains(new.trim_end_matches('"')), "{new}");
+        }
         // A file that is no article of the last build: a new one.
         let new = "content/new/index.vi.md";
         site.write(new, "---\ntitle: Mới\ndate: 2026-11-20\n---\nBài mới.\n");
@@ -1014,9 +1004,7 @@ mod edits {
 
     #[test]
     fn an_anchor_removed_from_an_edited_body_breaks_links_to_it_until_fixed() {
-        let site = TestSite::fixture("basic");
-        let mut session = Session::new(site.options());
-        session.build(&Silent).unwrap();
+        let (site, mut session) = basic_session();
         let dns = "content/dns/index.vi.md";
         site.write(
             dns,
