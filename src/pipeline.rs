@@ -526,6 +526,7 @@ impl Session {
         // A cache that cannot be saved only costs time in the next build.
         let _ = highlighter.save();
         let missing_translations = missing_translations(&config, &site);
+        let pages = site.pages.len();
         let anchor_links = edit::anchor_links(&site, &bodies);
         self.memo.kept = Some(edit::Kept {
             strings,
@@ -544,7 +545,7 @@ impl Session {
         Ok(Built {
             missing_translations,
             warnings,
-            pages: self.memo.kept.as_ref().map_or(0, |k| k.site.pages.len()),
+            pages,
             experiments_ran: measurements.ran.clone(),
             experiments_used: measurements.by_name.keys().cloned().collect(),
             work: Work {

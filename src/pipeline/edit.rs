@@ -184,50 +184,26 @@ impl Session {
             pages_rendered,
             whole: false,
         };
-        if last.config.search {
-            let keys = searched
-                .into_iter()
-                .filter_map(|lang| {
-                    let key = blake3::Hash::from(memo.search_pages.get(&lang)?.key);
-                    Some((lang, key))
-                })
-                .collect();
-            let job = self.index_stale(keys, &last.output)?;
-            // An index made now replaces its language's files; one left to a job leaves the
-            // earlier index standing in, as in a whole build.
-            if job.is_none() {
-                replace_search_files(&mut last.output, &self.memo.search);
-            }
-            last.search = job;
-        }
-        self.memo.last = Some((None, last.clone()));
-        Ok(Some(last))
-    }
-}
-
-/// Gives `output` the search files of `indexes` where they differ from its own.
-fn replace_search_files(
-    output: &mut Output,
-    indexes: &BTreeMap<String, (blake3::Hash, super::SearchFiles)>,
-) {
-    for (lang, (_, files)) in indexes {
-        let dir = format!("{}/", crate::search::lang_dir(lang));
-        // An index made again is all new files; its entry file tells.
-        let entry = format!("{dir}pagefind-entry.json");
-        let made = files.iter().find(|(path, _)| *path == entry);
-        let same = made.is_some_and(|(_, bytes)| {
-            output
-                .files
-                .get(&entry)
-                .is_some_and(|b| Arc::ptr_eq(b, bytes))
-        });
-        if same {
-            continue;
-        }
-        output.remove_under(&dir);
-        for (path, bytes) in files {
-            output.insert_shared(path.clone(), bytes.clone());
-        }
+        let search = last.config.search;
+        let keys = searched
+            .into_iter()
+            .filter_map(|lang| {
+                let key = blake3::Hash::from(memo.search_pages.get(&lang)?.key);
+                Some((lang, key))
+            })
+            .collect();
+        // Put back as the last build, so that an index made now goes into it as into any
+        // (`search_done`); the copy shares the whole map.
+        let output = last.output.clone();
+        self.memo.last = Some((None, last));
+        let job = if search {
+            self.index_stale(keys, &output)?
+        } else {
+            None
+        };
+        let (_, last) = self.memo.last.as_mut().expect("put back above");
+        last.search = job;
+        Ok(Some(last.clone()))
     }
 }
 
