@@ -5,6 +5,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use imbl::ordmap::DiffItem;
+
 use crate::diag::Diagnostics;
 use crate::output::Output;
 
@@ -68,7 +70,6 @@ fn is_search(path: &str) -> bool {
 /// Compares two outputs file by file (the search index aside), through their differences
 /// only (the parts of the two maps they share are not visited).
 pub fn diff(old: &Output, new: &Output) -> Change {
-    use imbl::ordmap::DiffItem;
     let mut styles = false;
     for item in old.files.diff(&new.files) {
         let (path, updated) = match item {
@@ -126,7 +127,7 @@ impl Snapshot {
                 .files
                 .diff(&output.files)
                 .filter_map(|item| match item {
-                    imbl::ordmap::DiffItem::Remove(path, bytes) if is_search(path) => {
+                    DiffItem::Remove(path, bytes) if is_search(path) => {
                         Some((path.clone(), bytes.clone()))
                     }
                     _ => None,
