@@ -133,6 +133,10 @@ fn check_urls(config: &SiteConfig, pages: &[Page]) -> Result<(), Diagnostics> {
         "/experiments/".into(),
         "the experiments' source pages".into(),
     );
+    reserved.insert(
+        format!("/{}/", crate::search::DIR),
+        "the search index".into(),
+    );
     for p in pages {
         if let Some(what) = reserved.get(&p.url) {
             diags.push(

@@ -1,41 +1,192 @@
 // Search, a progressive enhancement: without JavaScript the search button stays hidden and the
 // tag index is the way in. theme.js opens the dialog (the button, or "/") and imports this module
-// the first time; this module then loads Pagefind's index of the page's language (<html lang>),
-// so neither costs a page anything until a reader searches.
+// the first time; this module then loads the index of the page's language (<html lang>) from
+// /search/<lang>/ (made by the generator, src/search/), so neither costs a page anything until a
+// reader searches. Only the chunks holding the query's words and the texts of the results shown
+// are fetched.
 // Keys: arrows move between the input and the results, Enter opens one, Esc closes.
 var MAX = 8;
-// Pages whose text has the query's words spelled exactly as typed (accents included) come
-// first; Pagefind matches with and without accents and already leans that way (weight 10).
-var RANKED = 24;
+// Query words considered, chunks fetched for one word's prefix matches, words in an excerpt.
+var WORDS = 6;
+var CHUNKS = 4;
+var EXCERPT = 24;
+var DEBOUNCE = 120;
 
-function exactFirst(found, query) {
-  var words = fold(query).split(/\s+/);
-  function exact(page) {
-    var text = fold(((page.meta && page.meta.title) || "") + " " + page.content);
-    return words.every(function (w) { return text.indexOf(w) >= 0; });
+// The generator's rules (src/search/words.rs): a word is letters, digits and combining marks;
+// it is looked up lower-cased and folded (accents dropped, đ as d); its spelling as typed
+// (lower-cased, composed) ranks the pages that spell it so first.
+var WORD = /[\p{Alphabetic}\p{N}\p{M}]+/gu;
+function spelling(word) { return word.toLowerCase().normalize("NFC"); }
+function fold(word) { return word.normalize("NFD").replace(/\p{M}/gu, "").replace(/đ/g, "d"); }
+
+// English queries also find other forms of a word: `measuring` finds `measured`.
+var SUFFIXES = ["ations", "ation", "ings", "ing", "edly", "ed", "ers", "er", "ies", "es", "s", "ly"];
+function stem(key, lang) {
+  if (lang.slice(0, 2) !== "en") return key;
+  for (var i = 0; i < SUFFIXES.length; i++) {
+    var s = SUFFIXES[i];
+    if (key.length - s.length >= 4 && key.slice(-s.length) === s) return key.slice(0, -s.length);
   }
-  var yes = [], no = [];
-  found.forEach(function (page) { (exact(page) ? yes : no).push(page); });
-  return yes.concat(no);
+  return key;
 }
 
-function fold(text) { return text.normalize("NFC").toLocaleLowerCase(); }
+function terms(query, lang) {
+  var seen = {};
+  return (query.match(WORD) || []).map(function (w) {
+    var sp = spelling(w);
+    var key = fold(sp);
+    return { spelling: sp, key: key, accented: sp !== key, stem: stem(key, lang) };
+  }).filter(function (t) {
+    if (seen[t.spelling]) return false;
+    seen[t.spelling] = true;
+    return true;
+  }).slice(0, WORDS);
+}
+
+// How well a word of the index (folded key k, spelling s) answers term t: 0 when it does not.
+function likeness(t, k, s) {
+  var spelled = !t.accented || s === t.spelling;
+  if (k === t.key) return spelled ? 1 : 0.3;
+  if (t.key.length < 2) return 0;
+  if (k.slice(0, t.key.length) === t.key) return spelled ? 0.5 : 0.15;
+  if (k.slice(0, t.stem.length) === t.stem) return 0.4;
+  return 0;
+}
+
+function Index(base, lang) {
+  this.base = base;
+  this.lang = lang;
+  this.files = {};
+  this.entry = this.json("index.json");
+}
+
+Index.prototype.json = function (name) {
+  if (!this.files[name]) {
+    var files = this.files;
+    files[name] = fetch(this.base + name).then(function (r) {
+      if (!r.ok) throw new Error(name + ": " + r.status);
+      return r.json();
+    });
+    files[name].catch(function () { delete files[name]; });
+  }
+  return this.files[name];
+};
+
+// The chunks that may hold the term's word or words starting with it (its own first).
+Index.prototype.chunksFor = function (entry, t) {
+  var from = t.stem < t.key ? t.stem : t.key;
+  var exact = t.key.length < 2;
+  return entry.chunks.filter(function (c) {
+    return exact ? c[0] <= t.key && t.key <= c[1] : c[1] >= from && c[0] <= from + "\uffff";
+  }).slice(0, CHUNKS).map(function (c) { return c[2]; });
+};
+
+// page number → { score, exact } for one term.
+Index.prototype.match = function (entry, t) {
+  var self = this;
+  return Promise.all(this.chunksFor(entry, t).map(function (name) { return self.json(name); }))
+    .then(function (chunks) {
+      var found = new Map();
+      chunks.forEach(function (chunk) {
+        Object.keys(chunk).forEach(function (k) {
+          var spellings = chunk[k];
+          Object.keys(spellings).forEach(function (s) {
+            var like = likeness(t, k, s);
+            if (!like) return;
+            var exact = like === 1;
+            var postings = spellings[s];
+            for (var i = 0; i < postings.length; i += 2) {
+              var score = postings[i + 1] * like;
+              var was = found.get(postings[i]);
+              if (!was) found.set(postings[i], { score: score, exact: exact });
+              else {
+                was.score = Math.max(was.score, score);
+                was.exact = was.exact || exact;
+              }
+            }
+          });
+        });
+      });
+      return found;
+    });
+};
+
+// The pages having every term, best first: those with every word spelled as typed, then by
+// score. Answers { entry, pages: [{ id, score, exact }] }.
+Index.prototype.search = function (ts) {
+  var self = this;
+  return this.entry.then(function (entry) {
+    return Promise.all(ts.map(function (t) { return self.match(entry, t); })).then(function (each) {
+      var pages = [];
+      each[0].forEach(function (first, id) {
+        var score = 0, exact = true;
+        for (var i = 0; i < each.length; i++) {
+          var m = each[i].get(id);
+          if (!m) return;
+          score += m.score;
+          exact = exact && m.exact;
+        }
+        pages.push({ id: id, score: score, exact: exact });
+      });
+      pages.sort(function (a, b) { return (b.exact - a.exact) || (b.score - a.score) || (a.id - b.id); });
+      return { entry: entry, pages: pages };
+    });
+  });
+};
+
+Index.prototype.fragment = function (entry, id) {
+  return this.json("f/" + entry.set + "/" + id + ".json");
+};
+
+// The part of `text` around the most matches, as nodes with the matching words in <mark>.
+function excerpt(text, ts) {
+  var words = Array.from(text.matchAll(WORD));
+  var hit = words.map(function (m) {
+    var sp = spelling(m[0]);
+    var k = fold(sp);
+    return ts.some(function (t) { return likeness(t, k, sp) > 0; });
+  });
+  var best = 0, most = -1;
+  hit.forEach(function (h, i) {
+    if (!h) return;
+    var n = 0;
+    for (var j = i; j < Math.min(i + EXCERPT, hit.length); j++) if (hit[j]) n++;
+    if (n > most) { most = n; best = i; }
+  });
+  var from = Math.max(0, best - 3);
+  var to = Math.min(words.length, from + EXCERPT);
+  var nodes = [];
+  var at = from ? words[from].index : 0;
+  if (from) nodes.push(document.createTextNode("… "));
+  for (var i = from; i < to; i++) {
+    var m = words[i];
+    nodes.push(document.createTextNode(text.slice(at, m.index)));
+    if (hit[i]) {
+      var mark = document.createElement("mark");
+      mark.textContent = m[0];
+      nodes.push(mark);
+    } else nodes.push(document.createTextNode(m[0]));
+    at = m.index + m[0].length;
+  }
+  nodes.push(document.createTextNode(to < words.length ? " …" : text.slice(at)));
+  return nodes;
+}
 
 function setUp(dialog) {
   var input = dialog.querySelector("input");
   var status = dialog.querySelector(".search-status");
   var list = dialog.querySelector(".search-results");
-  var loading = null;
+  var lang = document.documentElement.lang || "en";
+  var index = null;
   var latest = 0;
+  var timer = 0;
 
   function load() {
-    if (!loading) {
-      loading = import("/pagefind/" + (document.documentElement.lang || "en") + "/pagefind.js").then(function (pagefind) {
-        return pagefind.options({ excerptLength: 24, ranking: { diacriticSimilarity: 10 } }).then(function () { return pagefind; });
-      });
-      loading.catch(function () { loading = null; });
+    if (!index) {
+      index = new Index("/search/" + lang + "/", lang);
+      index.entry.catch(function () { index = null; });
     }
-    return loading;
+    return index;
   }
 
   function say(key, name, value) {
@@ -43,19 +194,18 @@ function setUp(dialog) {
     status.textContent = name ? text.split("{" + name + "}").join(value) : text;
   }
 
-  function show(found, total, query) {
+  function show(found, total, query, ts) {
     list.replaceChildren.apply(list, found.map(function (page) {
       var item = document.createElement("li");
       var link = document.createElement("a");
       link.href = page.url;
       var title = document.createElement("span");
       title.className = "search-title";
-      title.textContent = (page.meta && page.meta.title) || page.url;
-      var excerpt = document.createElement("span");
-      excerpt.className = "search-excerpt";
-      // Pagefind escapes the page's text and marks the matches with <mark>.
-      excerpt.innerHTML = page.excerpt;
-      link.append(title, excerpt);
+      title.textContent = page.title || page.url;
+      var text = document.createElement("span");
+      text.className = "search-excerpt";
+      text.append.apply(text, excerpt(page.text || "", ts));
+      link.append(title, text);
       item.append(link);
       return item;
     }));
@@ -63,26 +213,34 @@ function setUp(dialog) {
     list.setAttribute("aria-busy", "false");
   }
 
+  function failed(ticket) {
+    if (ticket !== latest) return;
+    say("failed");
+    list.setAttribute("aria-busy", "false");
+  }
+
   function search() {
     var query = input.value.trim();
     var ticket = ++latest;
+    clearTimeout(timer);
+    var ts = terms(query, lang);
     if (!query) { list.replaceChildren(); status.textContent = ""; return; }
     list.setAttribute("aria-busy", "true");
     say("loading");
-    load()
-      .then(function (pagefind) { return pagefind.debouncedSearch(query, {}, 120); })
-      .then(function (answer) {
-        if (!answer || ticket !== latest) return null;
-        return Promise.all(answer.results.slice(0, RANKED).map(function (r) { return r.data(); }))
-          .then(function (found) {
-            if (ticket === latest) show(exactFirst(found, query).slice(0, MAX), answer.results.length, query);
-          });
-      })
-      .catch(function () {
-        if (ticket !== latest) return;
-        say("failed");
-        list.setAttribute("aria-busy", "false");
-      });
+    if (!ts.length) { show([], 0, query, ts); return; }
+    timer = setTimeout(function () {
+      var idx = load();
+      idx.search(ts)
+        .then(function (answer) {
+          if (ticket !== latest) return null;
+          var shown = answer.pages.slice(0, MAX);
+          return Promise.all(shown.map(function (p) { return idx.fragment(answer.entry, p.id); }))
+            .then(function (found) {
+              if (ticket === latest) show(found, answer.pages.length, query, ts);
+            });
+        })
+        .catch(function () { failed(ticket); });
+    }, DEBOUNCE);
   }
 
   function links() { return Array.prototype.slice.call(list.querySelectorAll("a")); }
@@ -102,7 +260,7 @@ function setUp(dialog) {
   });
   // A click on the backdrop (outside the dialog's box) closes it.
   dialog.addEventListener("click", function (e) { if (e.target === dialog) dialog.close(); });
-  load().catch(function () { /* said when searching */ });
+  load();
   // What the reader typed while this module was loading.
   if (input.value.trim()) search();
 }

@@ -721,7 +721,7 @@ fn a_site_may_go_without_search() {
         with.output
             .files
             .keys()
-            .any(|p| p.starts_with("pagefind/vi/"))
+            .any(|p| p.starts_with("search/vi/"))
     );
     let toml = site.read("site.toml");
     site.write("site.toml", &format!("{toml}\n[search]\nenabled = false\n"));
@@ -731,7 +731,7 @@ fn a_site_may_go_without_search() {
             .output
             .files
             .keys()
-            .any(|p| p.starts_with("pagefind/"))
+            .any(|p| p.starts_with("search/"))
     );
     let page = without.output.text("tcp-handshake/index.html").unwrap();
     assert!(
@@ -756,27 +756,15 @@ fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_langua
         .expect("the first build leaves the index to make");
     assert_eq!(job.langs().collect::<Vec<_>>(), ["en", "vi"]);
     assert!(
-        !first
-            .output
-            .files
-            .keys()
-            .any(|p| p.starts_with("pagefind/")),
+        !first.output.files.keys().any(|p| p.starts_with("search/")),
         "no index yet"
     );
     let index = job.run(&first.output).unwrap();
     session.search_done(index);
     let again = session.build(&silent).unwrap();
     assert!(again.search.is_none(), "nothing left to index");
-    let en_entry = again
-        .output
-        .get("pagefind/en/pagefind-entry.json")
-        .unwrap()
-        .to_vec();
-    let vi_entry = again
-        .output
-        .get("pagefind/vi/pagefind-entry.json")
-        .unwrap()
-        .to_vec();
+    let en_entry = again.output.get("search/en/index.json").unwrap().to_vec();
+    let vi_entry = again.output.get("search/vi/index.json").unwrap().to_vec();
 
     let path = "content/tcp-handshake/index.vi.md";
     site.write(
@@ -798,10 +786,7 @@ fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_langua
         "the page is new"
     );
     assert_eq!(
-        edited
-            .output
-            .get("pagefind/vi/pagefind-entry.json")
-            .unwrap(),
+        edited.output.get("search/vi/index.json").unwrap(),
         vi_entry,
         "the earlier index stands in meanwhile"
     );
@@ -809,17 +794,11 @@ fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_langua
     let indexed = session.build(&silent).unwrap();
     assert!(indexed.search.is_none());
     assert_ne!(
-        indexed
-            .output
-            .get("pagefind/vi/pagefind-entry.json")
-            .unwrap(),
+        indexed.output.get("search/vi/index.json").unwrap(),
         vi_entry
     );
     assert_eq!(
-        indexed
-            .output
-            .get("pagefind/en/pagefind-entry.json")
-            .unwrap(),
+        indexed.output.get("search/en/index.json").unwrap(),
         en_entry
     );
 }
@@ -855,14 +834,14 @@ fn a_session_rebuild_renders_only_what_changed() {
         .output
         .files
         .iter()
-        .filter(|(p, b)| first.output.files.get(*p) != Some(b) && !p.starts_with("pagefind/"))
+        .filter(|(p, b)| first.output.files.get(*p) != Some(b) && !p.starts_with("search/"))
         .map(|(p, _)| p)
         .collect();
     assert_eq!(changed, ["atom.xml", "tcp-handshake/index.html"]);
     assert_eq!(edited.work.pages_rendered, 2);
     // Only the Vietnamese search index is made again; the English one is the same files.
     let index_of = |built: &measured::Built, lang: &str| -> Vec<(String, Vec<u8>)> {
-        let dir = format!("pagefind/{lang}/");
+        let dir = format!("search/{lang}/");
         built
             .output
             .files

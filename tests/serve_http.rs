@@ -498,9 +498,9 @@ fn the_search_index_follows_the_pages_without_a_reload() {
     let server = start(site.path());
     let addr = server.addr();
     wait_indexed(&server);
-    let entry = get(addr, "/pagefind/en/pagefind-entry.json");
+    let entry = get(addr, "/search/en/index.json");
     assert_eq!(entry.status, 200, "the first index is served");
-    let vi_entry = get(addr, "/pagefind/vi/pagefind-entry.json");
+    let vi_entry = get(addr, "/search/vi/index.json");
     assert_eq!(vi_entry.status, 200, "one index per language");
     let mut channel = Channel::open(addr);
     let path = site.path().join(ARTICLE_EN);
@@ -515,10 +515,10 @@ fn the_search_index_follows_the_pages_without_a_reload() {
         "pages first"
     );
     wait_indexed(&server);
-    let after = get(addr, "/pagefind/en/pagefind-entry.json");
+    let after = get(addr, "/search/en/index.json");
     assert_eq!(after.status, 200);
     assert_ne!(after.body, entry.body, "a new index of the edited page");
-    let vi_after = get(addr, "/pagefind/vi/pagefind-entry.json");
+    let vi_after = get(addr, "/search/vi/index.json");
     assert_eq!(
         vi_after.body, vi_entry.body,
         "the other language's index is kept"

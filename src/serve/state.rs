@@ -232,35 +232,35 @@ mod tests {
         let first = Snapshot::empty(1)
             .succeeded(output(&[
                 ("index.html", "a"),
-                ("pagefind/pagefind-entry.json", "1"),
-                ("pagefind/index/a.pf_index", "old"),
+                ("search/vi/index.json", "1"),
+                ("search/vi/c/a.json", "old"),
             ]))
             .unwrap()
             .0;
         let new_index: Vec<(String, Arc<[u8]>)> = vec![
-            ("pagefind/pagefind-entry.json".into(), Arc::from(&b"2"[..])),
-            ("pagefind/index/b.pf_index".into(), Arc::from(&b"new"[..])),
+            ("search/vi/index.json".into(), Arc::from(&b"2"[..])),
+            ("search/vi/c/b.json".into(), Arc::from(&b"new"[..])),
         ];
         let indexed = first.with_search(&new_index).unwrap();
         assert_eq!(indexed.version, first.version, "no reload for an index");
         let site = indexed.site.as_ref().unwrap();
-        assert_eq!(site.get("pagefind/pagefind-entry.json"), Some(&b"2"[..]));
-        assert_eq!(site.get("pagefind/index/a.pf_index"), Some(&b"old"[..]));
-        assert_eq!(site.get("pagefind/index/b.pf_index"), Some(&b"new"[..]));
+        assert_eq!(site.get("search/vi/index.json"), Some(&b"2"[..]));
+        assert_eq!(site.get("search/vi/c/a.json"), Some(&b"old"[..]));
+        assert_eq!(site.get("search/vi/c/b.json"), Some(&b"new"[..]));
         // A rebuild whose output carries only the newest index: the page changed, the index
         // files it lacks are kept.
         let (next, change) = indexed
             .succeeded(output(&[
                 ("index.html", "b"),
-                ("pagefind/pagefind-entry.json", "2"),
+                ("search/vi/index.json", "2"),
             ]))
             .unwrap();
         assert_eq!(change, Change::Pages);
         let site = next.site.as_ref().unwrap();
-        assert_eq!(site.get("pagefind/index/a.pf_index"), Some(&b"old"[..]));
-        assert_eq!(site.get("pagefind/index/b.pf_index"), Some(&b"new"[..]));
+        assert_eq!(site.get("search/vi/c/a.json"), Some(&b"old"[..]));
+        assert_eq!(site.get("search/vi/c/b.json"), Some(&b"new"[..]));
         // Only the index differs: nothing to reload.
-        let index_only = output(&[("index.html", "b"), ("pagefind/pagefind-entry.json", "3")]);
+        let index_only = output(&[("index.html", "b"), ("search/vi/index.json", "3")]);
         assert_eq!(diff(site, &index_only), Change::Nothing);
     }
 

@@ -1,0 +1,281 @@
+//! The files of one language's index, from its pages: an entry, chunks of words and one
+//! fragment per page; `static/search.js` reads them.
+//!
+//! - `index.json`: `{"version":1,"pages":N,"set":S,"chunks":[[first,last,file],…]}`: which
+//!   chunk holds which range of words (sorted), and the folder of the fragments.
+//! - `c/<hash>.json` (named by content, so a browser never mixes two versions):
+//!   `{"<folded word>":{"<spelling>":[page,score,page,score,…],…},…}` for a range of words.
+//!   A score is the word's BM25 weight in that page × 100, headings weighing more; a query
+//!   sums them over its words.
+//! - `f/<S>/<page>.json`: `{"url":…,"title":…,"text":…}`, loaded for the results shown
+//!   (their excerpts are cut from the text). `S` changes when the list of pages does, so
+//!   page numbers of one version never reach the fragments of another.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::Files;
+use super::page::Page;
+use super::words;
+
+/// About how many bytes of postings a chunk holds (a word with more stays whole).
+const CHUNK_BYTES: usize = 32 * 1024;
+/// BM25's saturation of repeated words and its length normalisation.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// The index files of `pages` (in the order their numbers follow), paths under `dir`.
+pub fn build(dir: &str, pages: &[Page]) -> Files {
+    let mut files = Files::new();
+    let set = set_key(pages);
+    let mut chunks = Vec::new();
+    for (first, last, body) in chunk(&postings(pages)) {
+        let name = format!("c/{}.json", &blake3::hash(body.as_bytes()).to_hex()[..12]);
+        files.push((format!("{dir}/{name}"), body.into_bytes()));
+        chunks.push((first, last, name));
+    }
+    for (id, page) in pages.iter().enumerate() {
+        let fragment = serde_json::json!({
+            "url": page.url,
+            "title": page.title,
+            "text": page.text,
+        });
+        files.push((
+            format!("{dir}/f/{set}/{id}.json"),
+            fragment.to_string().into_bytes(),
+        ));
+    }
+    let entry = serde_json::json!({
+        "version": 1,
+        "pages": pages.len(),
+        "set": set,
+        "chunks": chunks,
+    });
+    files.push((format!("{dir}/index.json"), entry.to_string().into_bytes()));
+    files
+}
+
+/// Names the list of pages (their URLs in order).
+fn set_key(pages: &[Page]) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for page in pages {
+        hasher.update(page.url.as_bytes());
+        hasher.update(b"\n");
+    }
+    hasher.finalize().to_hex()[..10].to_string()
+}
+
+/// Folded word → spelling → (page, count or score), pages in increasing order.
+type Postings<S = String> = BTreeMap<String, BTreeMap<S, Vec<(u32, u32)>>>;
+
+/// Every word of every page with its score in that page.
+fn postings(pages: &[Page]) -> Postings {
+    // Counts first: (page, weighted count) per spelling, grouped by folded word.
+    let mut counts: Postings<&str> = BTreeMap::new();
+    for (id, page) in pages.iter().enumerate() {
+        for (spelling, count) in &page.words {
+            counts
+                .entry(words::fold(spelling))
+                .or_default()
+                .entry(spelling.as_str())
+                .or_default()
+                .push((id as u32, *count));
+        }
+    }
+    let n = pages.len() as f64;
+    let average = pages.iter().map(|p| f64::from(p.len)).sum::<f64>() / n.max(1.0);
+    let mut ids = Vec::new();
+    counts
+        .into_iter()
+        .map(|(key, spellings)| {
+            ids.clear();
+            ids.extend(spellings.values().flatten().map(|(id, _)| *id));
+            ids.sort_unstable();
+            ids.dedup();
+            let df = ids.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let spellings = spellings
+                .into_iter()
+                .map(|(spelling, found)| {
+                    let scored = found
+                        .into_iter()
+                        .map(|(id, count)| {
+                            let tf = f64::from(count);
+                            let len = f64::from(pages[id as usize].len);
+                            let norm = K1 * (1.0 - B + B * len / average.max(1.0));
+                            let score = idf * tf * (K1 + 1.0) / (tf + norm);
+                            (id, ((score * 100.0).round() as u32).max(1))
+                        })
+                        .collect();
+                    (spelling.to_string(), scored)
+                })
+                .collect();
+            (key, spellings)
+        })
+        .collect()
+}
+
+/// The postings as JSON objects of about [`CHUNK_BYTES`] each: (first word, last word, JSON).
+fn chunk(postings: &Postings) -> Vec<(String, String, String)> {
+    let mut chunks = Vec::new();
+    let mut body = String::new();
+    let mut first: Option<&str> = None;
+    let mut last = "";
+    for (key, spellings) in postings {
+        body.push(if first.is_none() { '{' } else { ',' });
+        first.get_or_insert(key);
+        last = key;
+        push_json_string(&mut body, key);
+        body.push_str(":{");
+        for (i, (spelling, found)) in spellings.iter().enumerate() {
+            if i > 0 {
+                body.push(',');
+            }
+            push_json_string(&mut body, spelling);
+            body.push_str(":[");
+            for (j, (id, score)) in found.iter().enumerate() {
+                let sep = if j > 0 { "," } else { "" };
+                let _ = write!(body, "{sep}{id},{score}");
+            }
+            body.push(']');
+        }
+        body.push('}');
+        if body.len() >= CHUNK_BYTES {
+            body.push('}');
+            chunks.push((
+                first.take().unwrap_or_default().to_string(),
+                last.to_string(),
+                std::mem::take(&mut body),
+            ));
+        }
+    }
+    if let Some(first) = first {
+        body.push('}');
+        chunks.push((first.to_string(), last.to_string(), body));
+    }
+    chunks
+}
+
+fn push_json_string(out: &mut String, s: &str) {
+    // serde_json's string escaping (quotes, backslashes, control characters).
+    out.push_str(&serde_json::Value::from(s).to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::page;
+
+    fn pages(bodies: &[(&str, &str)]) -> Vec<Page> {
+        bodies
+            .iter()
+            .map(|(path, main)| {
+                page::read(
+                    path,
+                    &format!("<html><main {}>{main}</main></html>", page::BODY_MARKER),
+                )
+            })
+            .collect()
+    }
+
+    fn json(files: &Files, path: &str) -> serde_json::Value {
+        let (_, bytes) = files.iter().find(|(p, _)| p == path).unwrap_or_else(|| {
+            panic!(
+                "{path} not in {:?}",
+                files.iter().map(|(p, _)| p).collect::<Vec<_>>()
+            )
+        });
+        serde_json::from_slice(bytes).unwrap()
+    }
+
+    /// The postings of folded word `key`, looked up through the entry as search.js does.
+    fn lookup(files: &Files, key: &str) -> serde_json::Value {
+        let entry = json(files, "s/index.json");
+        for c in entry["chunks"].as_array().unwrap() {
+            let (first, last) = (c[0].as_str().unwrap(), c[1].as_str().unwrap());
+            if first <= key && key <= last {
+                return json(files, &format!("s/{}", c[2].as_str().unwrap()))[key].clone();
+            }
+        }
+        serde_json::Value::Null
+    }
+
+    #[test]
+    fn words_are_found_under_their_folded_key_with_each_spelling_apart() {
+        let pages = pages(&[
+            ("a/index.html", "<h1>Kết nối</h1><p>kẹt xe</p>"),
+            ("b/index.html", "<p>Đường truyền và kết quả</p>"),
+        ]);
+        let files = build("s", &pages);
+        let ket = lookup(&files, "ket");
+        assert_eq!(ket["kết"].as_array().unwrap().len(), 4, "{ket}");
+        assert_eq!(ket["kết"][0], 0);
+        assert_eq!(ket["kết"][2], 1);
+        assert_eq!(ket["kẹt"][0], 0);
+        assert!(lookup(&files, "duong")["đường"].is_array());
+        assert!(lookup(&files, "kết").is_null(), "keys are folded");
+    }
+
+    #[test]
+    fn a_word_in_the_title_outscores_the_same_word_in_a_paragraph() {
+        let pages = pages(&[
+            ("a/index.html", "<h1>Handshake</h1><p>one two three</p>"),
+            ("b/index.html", "<h1>Other</h1><p>handshake four five</p>"),
+            ("c/index.html", "<h1>Third</h1><p>six seven</p>"),
+        ]);
+        let files = build("s", &pages);
+        let found = &lookup(&files, "handshake")["handshake"];
+        assert_eq!((found[0].as_u64(), found[2].as_u64()), (Some(0), Some(1)));
+        assert!(found[1].as_u64() > found[3].as_u64(), "{found}");
+        // A word in every page says less than a rarer one.
+        let other = &lookup(&files, "other")["other"];
+        assert!(other[1].as_u64() > Some(0));
+    }
+
+    #[test]
+    fn fragments_carry_url_title_and_text_under_the_set_of_pages() {
+        let pages = pages(&[("en/x/index.html", "<h1>T &amp; U</h1><p>body</p>")]);
+        let files = build("s", &pages);
+        let entry = json(&files, "s/index.json");
+        assert_eq!(entry["pages"], 1);
+        let set = entry["set"].as_str().unwrap();
+        let fragment = json(&files, &format!("s/f/{set}/0.json"));
+        assert_eq!(fragment["url"], "/en/x/");
+        assert_eq!(fragment["title"], "T & U");
+        assert_eq!(fragment["text"], "T & U body");
+        let renamed = build("s", &pages_named(&["en/y/index.html"]));
+        assert_ne!(json(&renamed, "s/index.json")["set"], entry["set"]);
+    }
+
+    fn pages_named(paths: &[&str]) -> Vec<Page> {
+        pages(
+            &paths
+                .iter()
+                .map(|p| (*p, "<p>body</p>"))
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn large_indexes_split_into_ordered_chunks_named_by_content() {
+        let body: String = (0..6000).map(|i| format!("w{i:05} ")).collect();
+        let pages = pages(&[("a/index.html", body.as_str())]);
+        let files = build("s", &pages);
+        let entry = json(&files, "s/index.json");
+        let chunks = entry["chunks"].as_array().unwrap();
+        assert!(chunks.len() > 2, "{}", chunks.len());
+        for pair in chunks.windows(2) {
+            assert!(pair[0][1].as_str() < pair[1][0].as_str(), "{pair:?}");
+        }
+        for c in chunks {
+            let name = c[2].as_str().unwrap();
+            let (_, bytes) = files
+                .iter()
+                .find(|(p, _)| *p == format!("s/{name}"))
+                .unwrap();
+            assert!(name.contains(&blake3::hash(bytes).to_hex()[..12]));
+            serde_json::from_slice::<serde_json::Value>(bytes).unwrap();
+        }
+        assert!(lookup(&files, "w04321")["w04321"].is_array());
+    }
+}
