@@ -7,8 +7,8 @@
 //! `BENCH_RUNS` (cold builds per generator and rebuilds of each kind, default 3),
 //! `BENCH_RUNS_LARGE` (the same above 2,000 articles, default 1: one cold build of the
 //! 10,000-article corpus takes minutes on two cores), `BENCH_KEEP` (a folder to write the corpora into and keep, for profiling),
-//! `BENCH_PARTS` (which parts to run, default `cold,floor,rebuilds`; the real blog runs with
-//! `rebuilds`).
+//! `BENCH_PARTS` (which parts to run, default `cold,floor,search,rebuilds`; the real blog runs
+//! with `rebuilds`; `search` times our search index against Pagefind's on the same pages).
 
 mod corpus;
 
@@ -198,7 +198,7 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
         corpus.code_blocks,
         started.elapsed().as_secs_f64()
     ));
-    let parts = env_or("BENCH_PARTS", "cold,floor,rebuilds");
+    let parts = env_or("BENCH_PARTS", "cold,floor,search,rebuilds");
     let wants = |part: &str| parts.split(',').any(|p| p.trim() == part);
     let cold = if wants("cold") {
         Some(cold_builds(&corpus, &base, runs)?)
@@ -225,6 +225,9 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
                 ours_plain.wall.as_secs_f64() / floor.total().as_secs_f64()
             ));
         }
+    }
+    if wants("search") {
+        search_indexers(&corpus, runs)?;
     }
     let rebuilds = if wants("rebuilds") {
         Some(rebuilds(&corpus, runs)?)
@@ -502,6 +505,93 @@ fn code_blocks(body: &str) -> Vec<(String, String)> {
         }
     }
     blocks
+}
+
+/// Our search index against Pagefind's (which the site used before) on the same built pages,
+/// in-process, both languages at once on their own threads as the site did: wall time, files
+/// and bytes of each.
+fn search_indexers(corpus: &corpus::Corpus, runs: usize) -> Res<()> {
+    let mut session = Session::new(BuildOptions {
+        root: corpus.measured.clone(),
+        drafts: false,
+        experiments: ExperimentOptions {
+            frozen: true,
+            ..Default::default()
+        },
+        search: SearchWhen::Later,
+    });
+    let built = session.build(&Silent).map_err(|d| d.to_string())?;
+    let by_lang = measured::search::pages_by_lang(&built.output);
+    let langs: Vec<&str> = by_lang.keys().map(String::as_str).collect();
+    let pages: usize = by_lang.values().map(Vec::len).sum();
+    let mut ours = (Vec::new(), 0, 0);
+    let mut theirs = (Vec::new(), 0, 0);
+    for _ in 0..runs {
+        let started = Instant::now();
+        let files = measured::search::index_langs(&by_lang, &langs).map_err(|d| d.to_string())?;
+        ours.0.push(started.elapsed());
+        let files: Vec<&(String, Vec<u8>)> = files.values().flatten().collect();
+        ours.1 = files.len();
+        ours.2 = files.iter().map(|(_, b)| b.len()).sum();
+        let started = Instant::now();
+        let files: Vec<Vec<(String, usize)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = by_lang
+                .values()
+                .map(|pages| scope.spawn(move || pagefind_index(pages)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("Pagefind's thread"))
+                .collect::<Result<_, String>>()
+        })?;
+        theirs.0.push(started.elapsed());
+        let files: Vec<&(String, usize)> = files.iter().flatten().collect();
+        theirs.1 = files.len();
+        theirs.2 = files.iter().map(|(_, n)| n).sum();
+    }
+    let (ours_t, theirs_t) = (median(ours.0), median(theirs.0));
+    say(&format!(
+        "search index of the {pages} article pages, in-process, median of {runs}:\n  measured {:>8.2} s ({:.3} ms a page) {:>6} files {:>7.1} MB (JSON, uncompressed: hosts compress)\n  Pagefind {:>8.2} s ({:.3} ms a page) {:>6} files {:>7.1} MB (its own gzip at the best level)\n  measured/Pagefind: time {:.3}×",
+        ours_t.as_secs_f64(),
+        ms(ours_t) / pages as f64,
+        ours.1,
+        ours.2 as f64 / 1e6,
+        theirs_t.as_secs_f64(),
+        ms(theirs_t) / pages as f64,
+        theirs.1,
+        theirs.2 as f64 / 1e6,
+        ours_t.as_secs_f64() / theirs_t.as_secs_f64(),
+    ));
+    Ok(())
+}
+
+/// Pagefind's index of one language's pages, as the site made it before: (file, bytes).
+fn pagefind_index(pages: &[(&str, &str)]) -> Result<Vec<(String, usize)>, String> {
+    use pagefind::api::PagefindIndex;
+    use pagefind::options::PagefindServiceConfig;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let options = PagefindServiceConfig::builder().build();
+        let mut index = PagefindIndex::new(Some(options)).map_err(|e| e.to_string())?;
+        for (path, html) in pages {
+            // Pagefind's own markers for the searchable part and what it leaves out.
+            let html = html
+                .replace("data-search-body", "data-pagefind-body")
+                .replace("data-search-ignore", "data-pagefind-ignore");
+            let url = format!("/{}", path.strip_suffix("index.html").unwrap_or(path));
+            index
+                .add_html_file(None, Some(url), html)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        let files = index.get_files().await.map_err(|e| e.to_string())?;
+        Ok(files
+            .into_iter()
+            .map(|f| (f.filename.display().to_string(), f.contents.len()))
+            .collect())
+    })
 }
 
 /// Rebuilds through one `Session`, as `measured serve` does: the first build, builds after no

@@ -14,6 +14,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
 use super::Files;
 use super::page::Page;
 use super::words;
@@ -34,17 +38,20 @@ pub fn build(dir: &str, pages: &[Page]) -> Files {
         files.push((format!("{dir}/{name}"), body.into_bytes()));
         chunks.push((first, last, name));
     }
-    for (id, page) in pages.iter().enumerate() {
-        let fragment = serde_json::json!({
-            "url": page.url,
-            "title": page.title,
-            "text": page.text,
-        });
-        files.push((
-            format!("{dir}/f/{set}/{id}.json"),
-            fragment.to_string().into_bytes(),
-        ));
-    }
+    let fragments: Vec<(String, Vec<u8>)> = pages
+        .par_iter()
+        .enumerate()
+        .map(|(id, page)| {
+            let fragment = Fragment {
+                url: &page.url,
+                title: &page.title,
+                text: &page.text,
+            };
+            let bytes = serde_json::to_vec(&fragment).expect("strings serialise");
+            (format!("{dir}/f/{set}/{id}.json"), bytes)
+        })
+        .collect();
+    files.extend(fragments);
     let entry = serde_json::json!({
         "version": 1,
         "pages": pages.len(),
@@ -53,6 +60,14 @@ pub fn build(dir: &str, pages: &[Page]) -> Files {
     });
     files.push((format!("{dir}/index.json"), entry.to_string().into_bytes()));
     files
+}
+
+/// What the search box shows of a result.
+#[derive(Serialize)]
+struct Fragment<'a> {
+    url: &'a str,
+    title: &'a str,
+    text: &'a str,
 }
 
 /// Names the list of pages (their URLs in order).
@@ -65,34 +80,57 @@ fn set_key(pages: &[Page]) -> String {
     hasher.finalize().to_hex()[..10].to_string()
 }
 
-/// Folded word → spelling → (page, count or score), pages in increasing order.
-type Postings<S = String> = BTreeMap<String, BTreeMap<S, Vec<(u32, u32)>>>;
+/// Folded word → spelling → (page, score), pages in increasing order.
+type Postings = BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>>;
+
+/// A spelling and the (page, weighted count) of each page it is in.
+type Found<'a> = (&'a str, Vec<(u32, u32)>);
 
 /// Every word of every page with its score in that page.
 fn postings(pages: &[Page]) -> Postings {
-    // Counts first: (page, weighted count) per spelling, grouped by folded word.
-    let mut counts: Postings<&str> = BTreeMap::new();
-    for (id, page) in pages.iter().enumerate() {
-        for (spelling, count) in &page.words {
-            counts
-                .entry(words::fold(spelling))
-                .or_default()
-                .entry(spelling.as_str())
-                .or_default()
-                .push((id as u32, *count));
+    // (page, weighted count) per spelling; each spelling seen once and folded once.
+    let mut ids: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut spellings: Vec<Found> = Vec::new();
+    for (page, p) in pages.iter().enumerate() {
+        for (spelling, count) in &p.words {
+            let id = *ids.entry(spelling.as_str()).or_insert_with(|| {
+                spellings.push((spelling.as_str(), Vec::new()));
+                spellings.len() - 1
+            });
+            spellings[id].1.push((page as u32, *count));
         }
+    }
+    let mut grouped: BTreeMap<String, Vec<Found>> = BTreeMap::new();
+    for (spelling, found) in spellings {
+        grouped
+            .entry(words::fold(spelling))
+            .or_default()
+            .push((spelling, found));
     }
     let n = pages.len() as f64;
     let average = pages.iter().map(|p| f64::from(p.len)).sum::<f64>() / n.max(1.0);
-    let mut ids = Vec::new();
-    counts
+    let norms: Vec<f64> = pages
+        .iter()
+        .map(|p| K1 * (1.0 - B + B * f64::from(p.len) / average.max(1.0)))
+        .collect();
+    let mut seen = Vec::new();
+    grouped
         .into_iter()
         .map(|(key, spellings)| {
-            ids.clear();
-            ids.extend(spellings.values().flatten().map(|(id, _)| *id));
-            ids.sort_unstable();
-            ids.dedup();
-            let df = ids.len() as f64;
+            // Pages with any spelling of the word.
+            let df = if spellings.len() == 1 {
+                spellings[0].1.len()
+            } else {
+                seen.clear();
+                seen.extend(
+                    spellings
+                        .iter()
+                        .flat_map(|(_, f)| f.iter().map(|(id, _)| *id)),
+                );
+                seen.sort_unstable();
+                seen.dedup();
+                seen.len()
+            } as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             let spellings = spellings
                 .into_iter()
@@ -101,9 +139,7 @@ fn postings(pages: &[Page]) -> Postings {
                         .into_iter()
                         .map(|(id, count)| {
                             let tf = f64::from(count);
-                            let len = f64::from(pages[id as usize].len);
-                            let norm = K1 * (1.0 - B + B * len / average.max(1.0));
-                            let score = idf * tf * (K1 + 1.0) / (tf + norm);
+                            let score = idf * tf * (K1 + 1.0) / (tf + norms[id as usize]);
                             (id, ((score * 100.0).round() as u32).max(1))
                         })
                         .collect();

@@ -1,11 +1,11 @@
 //! A page as the index sees it, read from its published HTML: URL, title, searchable text, and
 //! each spelling's weighted count (a word in a heading counts more than one in a paragraph).
 //!
-//! The searchable part is the element carrying [`BODY_MARKER`] (the theme puts it on an
-//! article's `<main>`), minus elements carrying [`IGNORE_MARKER`] (table of contents,
+//! A page is searchable when its `<main>` carries [`BODY_MARKER`] (the theme puts it on
+//! articles); what is read is that `<main>`, minus elements carrying [`IGNORE_MARKER`] (table of contents,
 //! Reproduce section) and what is not prose (`script`, `style`, `svg`, `template`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::words;
 
@@ -37,8 +37,8 @@ pub struct Page {
     pub title: String,
     /// The searchable text, whitespace collapsed: excerpts are cut from it.
     pub text: String,
-    /// Each spelling ([`words::spelling`]) and its weighted count.
-    pub words: HashMap<String, u32>,
+    /// Each spelling ([`words::spelling`]) and its weighted count, sorted by spelling.
+    pub words: Vec<(String, u32)>,
     /// How many words the text has (for ranking: a match in a short page counts more).
     pub len: u32,
 }
@@ -64,8 +64,10 @@ pub fn read(path: &str, html: &str) -> Page {
         Some((start, end)) => scan.text[start..end].trim().to_string(),
         None => url.clone(),
     };
-    let mut words: HashMap<String, u32> = HashMap::new();
+    // Counted as written, then merged by spelling (`Kết` and `kết`): one spelling made per
+    // distinct word, not per occurrence.
     let mut len = 0;
+    let mut written: FxHashMap<&str, u32> = FxHashMap::default();
     let mut runs = scan.runs.iter().peekable();
     let mut level = 0;
     for (at, word) in word_offsets(&scan.text) {
@@ -77,8 +79,20 @@ pub fn read(path: &str, html: &str) -> Page {
             runs.next();
         }
         len += 1;
-        *words.entry(words::spelling(word)).or_default() += weight(level);
+        *written.entry(word).or_default() += weight(level);
     }
+    let mut words: Vec<(String, u32)> = written
+        .into_iter()
+        .map(|(word, count)| (words::spelling(word), count))
+        .collect();
+    words.sort_unstable();
+    words.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 += later.1;
+        }
+        same
+    });
     Page {
         url,
         title,
@@ -94,14 +108,21 @@ fn word_offsets(text: &str) -> impl Iterator<Item = (usize, &str)> {
     words::split(text).map(move |w| (w.as_ptr() as usize - base, w))
 }
 
-/// The content of the element with [`BODY_MARKER`] (the whole page when there is none).
+/// Whether the page has a searchable part: its `<main>` carries [`BODY_MARKER`] (the rest
+/// of the page is not read).
+pub fn is_searchable(html: &str) -> bool {
+    html.find("<main").is_some_and(|at| {
+        let tag = &html[at..];
+        has_attribute(&tag[..tag_end(tag)], BODY_MARKER)
+    })
+}
+
+/// The content of the page's `<main>` (the whole page when it has none).
 fn searchable(html: &str) -> &str {
-    let Some(marker) = html.find(BODY_MARKER) else {
+    let Some(at) = html.find("<main") else {
         return html;
     };
-    let Some(open_end) = html[marker..].find('>').map(|e| marker + e + 1) else {
-        return "";
-    };
+    let open_end = at + tag_end(&html[at..]);
     match html.rfind("</main>") {
         Some(end) if end >= open_end => &html[open_end..end],
         _ => &html[open_end..],
@@ -143,12 +164,12 @@ impl Scan {
             return;
         }
         let decoded = decode(raw);
-        for c in decoded.chars() {
-            if c.is_whitespace() {
+        // Empty parts between whitespace in a row: `space` writes one.
+        for (i, part) in decoded.split(char::is_whitespace).enumerate() {
+            if i > 0 {
                 self.space();
-            } else {
-                self.text.push(c);
             }
+            self.text.push_str(part);
         }
     }
 
@@ -225,12 +246,13 @@ fn heading_level(name: &str) -> Option<u8> {
 
 /// The length of the tag at the start of `html` (up to and with its `>`; quotes respected).
 fn tag_end(html: &str) -> usize {
+    // Bytes: the delimiters are ASCII, which never occurs inside a multi-byte character.
     let mut quote = None;
-    for (i, c) in html.char_indices().skip(1) {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), _) if c == q => quote = None,
-            (None, '>') => return i + 1,
+    for (i, &b) in html.as_bytes().iter().enumerate().skip(1) {
+        match (quote, b) {
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if b == q => quote = None,
+            (None, b'>') => return i + 1,
             _ => {}
         }
     }
@@ -310,6 +332,10 @@ mod tests {
         )
     }
 
+    fn count(p: &Page, spelling: &str) -> Option<u32> {
+        p.words.iter().find(|(s, _)| s == spelling).map(|(_, c)| *c)
+    }
+
     #[test]
     fn only_the_marked_part_is_read_and_ignored_parts_are_left_out() {
         let p = page(
@@ -319,7 +345,7 @@ mod tests {
         assert_eq!(p.title, "Opening a connection");
         assert_eq!(p.text, "Opening a connection The handshake & the window.");
         for gone in ["home", "contents", "deep", "still", "var", "axis", "footer"] {
-            assert!(!p.words.contains_key(gone), "{gone} in {:?}", p.words);
+            assert!(count(&p, gone).is_none(), "{gone} in {:?}", p.words);
         }
         assert_eq!(p.len, 7);
     }
@@ -328,9 +354,9 @@ mod tests {
     fn words_in_headings_weigh_more() {
         let p =
             page("<h1>Alpha</h1><h2 id=\"x\">Beta</h2><p>gamma alpha <strong>beta</strong></p>");
-        assert_eq!(p.words["alpha"], 7 + 1);
-        assert_eq!(p.words["beta"], 5 + 1);
-        assert_eq!(p.words["gamma"], 1);
+        assert_eq!(count(&p, "alpha").unwrap(), 7 + 1);
+        assert_eq!(count(&p, "beta").unwrap(), 5 + 1);
+        assert_eq!(count(&p, "gamma").unwrap(), 1);
     }
 
     #[test]
@@ -344,9 +370,9 @@ mod tests {
     #[test]
     fn spellings_are_counted_as_written_lower_cased() {
         let p = page("<p>Kết nối, kết nối và kẹt</p>");
-        assert_eq!(p.words["kết"], 2);
-        assert_eq!(p.words["kẹt"], 1);
-        assert_eq!(p.words["nối"], 2);
+        assert_eq!(count(&p, "kết").unwrap(), 2);
+        assert_eq!(count(&p, "kẹt").unwrap(), 1);
+        assert_eq!(count(&p, "nối").unwrap(), 2);
     }
 
     #[test]

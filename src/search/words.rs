@@ -10,7 +10,7 @@ pub const MAX_LEN: usize = 40;
 /// Whether `c` belongs to a word: a letter, digit or combining mark (so text in decomposed
 /// form keeps its words whole). `search.js` splits on `[^\p{Alphabetic}\p{N}\p{M}]`.
 pub fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || is_combining_mark(c)
+    c.is_alphanumeric() || (!c.is_ascii() && is_combining_mark(c))
 }
 
 /// The words of `text`, in order, as written.

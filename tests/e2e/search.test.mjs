@@ -77,7 +77,7 @@ describe('search', () => {
       links.map((a) => ({
         href: new URL(a.href).pathname,
         title: a.querySelector('.search-title').textContent,
-        // Pagefind marks whole words, with the punctuation that follows them.
+        // Whole words are marked (punctuation stripped in case that changes).
         marks: [...a.querySelectorAll('mark')].map((m) =>
           m.textContent.toLowerCase().replace(/[^\p{L}\p{N} ]/gu, ''),
         ),
@@ -114,6 +114,14 @@ describe('search', () => {
     assert.equal(results[0]?.href, '/en/bat-tay/', JSON.stringify(results));
     assert.ok(results.every((r) => r.href.startsWith('/en/')), JSON.stringify(results));
     assert.ok(results[0].marks.includes('handshake'), JSON.stringify(results[0]));
+  });
+
+  it('finds other forms of an English word and words a query begins', async () => {
+    const plural = await search('/en/', 'handshakes');
+    assert.equal(plural[0]?.href, '/en/bat-tay/', JSON.stringify(plural));
+    assert.ok(plural[0].marks.includes('handshake'), JSON.stringify(plural[0]));
+    const begun = await search('/en/', 'handsh');
+    assert.equal(begun[0]?.href, '/en/bat-tay/', JSON.stringify(begun));
   });
 
   it('says when nothing matches', async () => {

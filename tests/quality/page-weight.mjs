@@ -1,6 +1,6 @@
 // Page weight of every article of a built site: its HTML plus the stylesheets (<link
 // rel=stylesheet>) and scripts (<script src>) it references, uncompressed. Images are not
-// counted, nor what loads only when the reader searches (search.js and Pagefind's files,
+// counted, nor what loads only when the reader searches (search.js and the index's files,
 // imported by script on first use, so no page references them).
 // Prints every article's weight, heaviest first, and fails naming the articles over the limit.
 // Usage: node tests/quality/page-weight.mjs SITE_DIR [LIMIT_BYTES]   (default 100 KiB)

@@ -1,6 +1,6 @@
 // A tiny static file server on 127.0.0.1 for the browser tests: serves a built site folder as a
 // web server would (index.html for folders, 404.html for what is missing, JS as JavaScript so
-// Pagefind's module loads).
+// search.js loads).
 
 import fs from 'node:fs';
 import http from 'node:http';
