@@ -259,21 +259,44 @@ impl Site {
             });
             out.extend(near);
         }
-        let mut shared: std::collections::HashMap<usize, usize> = Default::default();
+        let need = max.saturating_sub(out.len());
         let mut tags: Vec<&String> = p.doc.front.tags.iter().collect();
         tags.sort();
         tags.dedup();
-        for tag in tags {
-            for &i in index.pages(&p.doc.lang, tag) {
-                if i != page && !out.contains(&i) {
-                    *shared.entry(i).or_default() += 1;
+        // Each tag's pages are newest first: merged by rank, every page comes up once, with
+        // the number of the page's tags it shares. Per count, only the first `need` (the
+        // newest) can be chosen.
+        let mut lists: Vec<&[usize]> = tags
+            .iter()
+            .map(|t| index.pages(&p.doc.lang, t))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut levels: Vec<Vec<usize>> = vec![Vec::new(); lists.len() + 1];
+        while !lists.is_empty() && need > 0 {
+            // A page not seen yet is in the lists left at most: once `need` pages share that
+            // many tags, none can come before them.
+            if levels[lists.len()..].iter().map(Vec::len).sum::<usize>() >= need {
+                break;
+            }
+            let next = lists
+                .iter()
+                .map(|l| l[0])
+                .min_by_key(|&i| index.rank[i])
+                .unwrap_or_default();
+            let mut count = 0;
+            for list in &mut lists {
+                if list[0] == next {
+                    count += 1;
+                    *list = &list[1..];
                 }
+            }
+            lists.retain(|l| !l.is_empty());
+            if next != page && !out.contains(&next) && levels[count].len() < need {
+                levels[count].push(next);
             }
         }
         // Most shared tags first, then newest first (the order of `by_lang`).
-        let mut by_tags: Vec<(usize, usize)> = shared.into_iter().collect();
-        by_tags.sort_by_key(|&(i, n)| (std::cmp::Reverse(n), index.rank[i]));
-        out.extend(by_tags.into_iter().map(|(i, _)| i));
+        out.extend(levels.into_iter().rev().flatten().take(need));
         out.truncate(max);
         out
     }

@@ -45,14 +45,20 @@ pub fn write_site(output: &Output, dir: &Path, protected: &[PathBuf]) -> Result<
 fn write_files(output: &Output, root: &Path) -> Result<(), Diagnostics> {
     use rayon::prelude::*;
     let files: Vec<(&String, &std::sync::Arc<[u8]>)> = output.files.iter().collect();
+    // Each folder once (a file's folder is made before the file; parents before children),
+    // not a `create_dir_all` per file.
+    let folders: std::collections::BTreeSet<&str> = files
+        .iter()
+        .filter_map(|(rel, _)| rel.rsplit_once('/').map(|(dir, _)| dir))
+        .collect();
+    for dir in folders {
+        let path = root.join(dir);
+        std::fs::create_dir_all(&path).map_err(|e| io_error(&path, "create a folder", &e))?;
+    }
     let results: Vec<Result<(), Diagnostic>> = files
         .par_iter()
         .map(|(rel, bytes)| {
             let path = root.join(rel);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| io_error(parent, "create a folder", &e))?;
-            }
             std::fs::write(&path, bytes).map_err(|e| io_error(&path, "write", &e))
         })
         .collect();

@@ -182,19 +182,29 @@ impl Scan {
 
     fn tag(&mut self, tag: &str) {
         let closing = tag.starts_with("</");
-        let name: String = tag[if closing { 2 } else { 1 }..]
-            .chars()
-            .take_while(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
+        let after = &tag[if closing { 2 } else { 1 }..];
+        let name_len = after
+            .bytes()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        // Lower-cased on the stack: a page has thousands of tags (highlighted code).
+        let mut buf = [0u8; 16];
+        let name = match after.get(..name_len) {
+            Some(n) if n.len() <= buf.len() => {
+                buf[..n.len()].copy_from_slice(n.as_bytes());
+                buf[..n.len()].make_ascii_lowercase();
+                std::str::from_utf8(&buf[..n.len()]).unwrap_or_default()
+            }
+            _ => "",
+        };
         if name.is_empty() {
             // Not a tag (`<` in text would have been escaped): keep it as text.
             self.push_text(tag);
             return;
         }
-        let void = VOID.contains(&name.as_str()) || tag.ends_with("/>");
+        let void = VOID.contains(&name) || tag.ends_with("/>");
         if let Some((skipped, depth)) = &mut self.skipping {
-            if *skipped == name && !void {
+            if skipped == name && !void {
                 if closing {
                     *depth -= 1;
                 } else {
@@ -206,11 +216,11 @@ impl Scan {
             }
             return;
         }
-        if !INLINE.contains(&name.as_str()) {
+        if !INLINE.contains(&name) {
             self.space();
         }
         if closing {
-            if heading_level(&name) == Some(self.heading) && self.heading > 0 {
+            if heading_level(name) == Some(self.heading) && self.heading > 0 {
                 self.set_heading(0);
                 if let Some(start) = self.title_open.take() {
                     self.title = Some((start, self.text.len()));
@@ -218,11 +228,11 @@ impl Scan {
             }
             return;
         }
-        if !void && (SKIPPED.contains(&name.as_str()) || has_attribute(tag, IGNORE_MARKER)) {
-            self.skipping = Some((name, 1));
+        if !void && (SKIPPED.contains(&name) || has_attribute(tag, IGNORE_MARKER)) {
+            self.skipping = Some((name.to_string(), 1));
             return;
         }
-        if let Some(level) = heading_level(&name) {
+        if let Some(level) = heading_level(name) {
             self.set_heading(level);
             if level == 1 && self.title.is_none() && self.title_open.is_none() {
                 self.title_open = Some(self.text.len());
