@@ -165,7 +165,7 @@ impl Scan {
         }
         let decoded = decode(raw);
         // Empty parts between whitespace in a row: `space` writes one.
-        for (i, part) in decoded.split(char::is_whitespace).enumerate() {
+        for (i, part) in decoded.split(words::is_space).enumerate() {
             if i > 0 {
                 self.space();
             }
@@ -271,11 +271,14 @@ fn tag_end(html: &str) -> usize {
 
 /// Whether the tag has the attribute `name` (outside attribute values).
 fn has_attribute(tag: &str, name: &str) -> bool {
-    tag.match_indices(name).any(|(at, _)| {
-        let before = tag[..at].chars().next_back();
-        let after = tag[at + name.len()..].chars().next();
-        before.is_some_and(char::is_whitespace)
-            && after.is_none_or(|c| c == '=' || c == '>' || c == '/' || c.is_whitespace())
+    // A byte scan: the tags are short and many (a substring searcher's set-up costs more).
+    let (tag, name) = (tag.as_bytes(), name.as_bytes());
+    (1..tag.len().saturating_sub(name.len()) + 1).any(|at| {
+        tag[at..].starts_with(name)
+            && tag[at - 1].is_ascii_whitespace()
+            && tag
+                .get(at + name.len())
+                .is_none_or(|&c| c == b'=' || c == b'>' || c == b'/' || c.is_ascii_whitespace())
     })
 }
 

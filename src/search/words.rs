@@ -10,7 +10,25 @@ pub const MAX_LEN: usize = 40;
 /// Whether `c` belongs to a word: a letter, digit or combining mark (so text in decomposed
 /// form keeps its words whole). `search.js` splits on `[^\p{Alphabetic}\p{N}\p{M}]`.
 pub fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || (!c.is_ascii() && is_combining_mark(c))
+    match c {
+        '0'..='9' | 'a'..='z' | 'A'..='Z' => true,
+        '\0'..='\x7f' => false,
+        // Latin letters with accents (Vietnamese is all in these ranges): letters, without a
+        // look-up in Unicode's tables.
+        '\u{c0}'..='\u{24f}' if c != '×' && c != '÷' => true,
+        '\u{1e00}'..='\u{1eff}' => true,
+        _ => c.is_alphanumeric() || is_combining_mark(c),
+    }
+}
+
+/// `char::is_whitespace`, answered without a table look-up for the letters of Latin, Greek,
+/// Cyrillic and the other scripts up to U+1FFF (none of which is whitespace but U+1680).
+pub fn is_space(c: char) -> bool {
+    match c {
+        '\0'..='\x7f' => c.is_ascii_whitespace() || c == '\x0b',
+        '\u{100}'..='\u{167f}' | '\u{1681}'..='\u{1fff}' => false,
+        _ => c.is_whitespace(),
+    }
 }
 
 /// The words of `text`, in order, as written.
@@ -53,6 +71,18 @@ mod tests {
             words,
             ["Kết", "nối", "TCP", "NODELAY", "1", "5", "lần", "e\u{301}"]
         );
+    }
+
+    #[test]
+    fn the_short_cuts_agree_with_unicode() {
+        for c in (0..0x3_0000).filter_map(char::from_u32) {
+            assert_eq!(
+                is_word_char(c),
+                c.is_alphanumeric() || is_combining_mark(c),
+                "{c:?}"
+            );
+            assert_eq!(is_space(c), c.is_whitespace(), "{c:?}");
+        }
     }
 
     #[test]
