@@ -511,11 +511,10 @@ fn code_blocks(body: &str) -> Vec<(String, String)> {
     blocks
 }
 
-/// Our search index against Pagefind's (which the site used before) on the same built pages,
-/// in-process, both languages at once on their own threads as the site did: wall time, files
-/// and bytes of each.
-fn search_indexers(corpus: &corpus::Corpus, runs: usize) -> Res<()> {
-    let mut session = Session::new(BuildOptions {
+/// A session on the corpus as `serve` holds one: frozen results, the search index left to a
+/// job.
+fn corpus_session(corpus: &corpus::Corpus) -> Session {
+    Session::new(BuildOptions {
         root: corpus.measured.clone(),
         drafts: false,
         experiments: ExperimentOptions {
@@ -523,7 +522,14 @@ fn search_indexers(corpus: &corpus::Corpus, runs: usize) -> Res<()> {
             ..Default::default()
         },
         search: SearchWhen::Later,
-    });
+    })
+}
+
+/// Our search index against Pagefind's (which the site used before) on the same built pages,
+/// in-process, both languages at once on their own threads as the site did: wall time, files
+/// and bytes of each.
+fn search_indexers(corpus: &corpus::Corpus, runs: usize) -> Res<()> {
+    let mut session = corpus_session(corpus);
     let built = session.build(&Silent).map_err(|d| d.to_string())?;
     let by_lang = measured::search::pages_by_lang(&built.output);
     let langs: Vec<&str> = by_lang.keys().map(String::as_str).collect();
@@ -603,15 +609,7 @@ fn pagefind_index(pages: &[(&str, &str)]) -> Result<Vec<(String, usize)>, String
 /// the search index that `serve` makes afterwards, on its own thread, is timed apart.
 /// Returns the medians (no change, one edit).
 fn rebuilds(corpus: &corpus::Corpus, runs: usize) -> Res<(Duration, Duration)> {
-    let mut session = Session::new(BuildOptions {
-        root: corpus.measured.clone(),
-        drafts: false,
-        experiments: ExperimentOptions {
-            frozen: true,
-            ..Default::default()
-        },
-        search: SearchWhen::Later,
-    });
+    let mut session = corpus_session(corpus);
     let mut indexing = Vec::new();
     // `None`: a build that stamps every input; else the files saved, as `serve` passes them.
     let mut build =
