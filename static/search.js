@@ -11,6 +11,8 @@ var WORDS = 6;
 var CHUNKS = 4;
 var EXCERPT = 24;
 var DEBOUNCE = 120;
+// Results of a query of several words looked at for the words side by side.
+var PHRASE = 16;
 
 // The generator's rules (src/search/words.rs): a word is letters, digits and combining marks;
 // it is looked up lower-cased and folded (accents dropped, đ as d); its spelling as typed
@@ -30,27 +32,45 @@ function stem(key, lang) {
   return key;
 }
 
+// The query's words; the last one, maybe still being typed, also matches the words it begins.
 function terms(query, lang) {
   var seen = {};
-  return (query.match(WORD) || []).map(function (w) {
+  var ts = (query.match(WORD) || []).map(function (w) {
     var sp = spelling(w);
     var key = fold(sp);
-    return { spelling: sp, key: key, accented: sp !== key, stem: stem(key, lang) };
+    return { spelling: sp, key: key, accented: sp !== key, stem: stem(key, lang), last: false };
   }).filter(function (t) {
     if (seen[t.spelling]) return false;
     seen[t.spelling] = true;
     return true;
   }).slice(0, WORDS);
+  if (ts.length) ts[ts.length - 1].last = true;
+  return ts;
 }
 
 // How well a word of the index (folded key k, spelling s) answers term t: 0 when it does not.
+// A query with accents wants its own spelling (other spellings weigh less), also as a prefix.
 function likeness(t, k, s) {
   var spelled = !t.accented || s === t.spelling;
   if (k === t.key) return spelled ? 1 : 0.3;
-  if (t.key.length < 2) return 0;
-  if (k.slice(0, t.key.length) === t.key) return spelled ? 0.5 : 0.15;
-  if (k.slice(0, t.stem.length) === t.stem) return 0.4;
+  if (t.last && t.key.length >= 2 && k.slice(0, t.key.length) === t.key &&
+      (!t.accented || s.slice(0, t.spelling.length) === t.spelling)) return 0.5;
+  if (t.stem !== t.key && k.slice(0, t.stem.length) === t.stem) return 0.4;
   return 0;
+}
+
+// Whether the words of `text` hold the terms side by side, in the query's order.
+function phrase(text, ts) {
+  var words = text.match(WORD) || [];
+  for (var i = 0; i + ts.length <= words.length; i++) {
+    var all = true;
+    for (var j = 0; j < ts.length && all; j++) {
+      var sp = spelling(words[i + j]);
+      all = likeness(ts[j], fold(sp), sp) > 0;
+    }
+    if (all) return true;
+  }
+  return false;
 }
 
 function Index(base, lang) {
@@ -75,7 +95,7 @@ Index.prototype.json = function (name) {
 // The chunks that may hold the term's word or words starting with it (its own first).
 Index.prototype.chunksFor = function (entry, t) {
   var from = t.stem < t.key ? t.stem : t.key;
-  var exact = t.key.length < 2;
+  var exact = t.stem === t.key && (!t.last || t.key.length < 2);
   return entry.chunks.filter(function (c) {
     return exact ? c[0] <= t.key && t.key <= c[1] : c[1] >= from && c[0] <= from + "\uffff";
   }).slice(0, CHUNKS).map(function (c) { return c[2]; });
@@ -141,17 +161,32 @@ Index.prototype.fragment = function (entry, id) {
 // The part of `text` around the most matches, as nodes with the matching words in <mark>.
 function excerpt(text, ts) {
   var words = Array.from(text.matchAll(WORD));
-  var hit = words.map(function (m) {
+  // For each word, the first term it answers (-1: none) and how well.
+  var like = [];
+  var term = words.map(function (m, i) {
     var sp = spelling(m[0]);
     var k = fold(sp);
-    return ts.some(function (t) { return likeness(t, k, sp) > 0; });
+    for (var t = 0; t < ts.length; t++) {
+      like[i] = likeness(ts[t], k, sp);
+      if (like[i] > 0) return t;
+    }
+    return -1;
   });
+  var hit = term.map(function (t) { return t >= 0; });
+  // The window with the most of the query's words, then the terms side by side, then the most
+  // and best hits (the spelling typed before other spellings).
   var best = 0, most = -1;
-  hit.forEach(function (h, i) {
-    if (!h) return;
-    var n = 0;
-    for (var j = i; j < Math.min(i + EXCERPT, hit.length); j++) if (hit[j]) n++;
-    if (n > most) { most = n; best = i; }
+  term.forEach(function (t, i) {
+    if (t < 0) return;
+    var distinct = {}, n = 0, together = 0;
+    for (var j = i; j < Math.min(i + EXCERPT, term.length); j++) {
+      if (term[j] < 0) continue;
+      n += like[j];
+      distinct[term[j]] = true;
+      if (j > i && term[j - 1] === term[j] - 1) together++;
+    }
+    var value = Object.keys(distinct).length * 10000 + together * 100 + n;
+    if (value > most) { most = value; best = i; }
   });
   var from = Math.max(0, best - 3);
   var to = Math.min(words.length, from + EXCERPT);
@@ -233,10 +268,18 @@ function setUp(dialog) {
       idx.search(ts)
         .then(function (answer) {
           if (ticket !== latest) return null;
-          var shown = answer.pages.slice(0, MAX);
-          return Promise.all(shown.map(function (p) { return idx.fragment(answer.entry, p.id); }))
+          // With several words, the best few are looked at again: those where the words
+          // stand together (`bắt tay`, a handshake, not `bắt` here and `tay` there) go first.
+          var head = answer.pages.slice(0, ts.length > 1 ? PHRASE : MAX);
+          return Promise.all(head.map(function (p) { return idx.fragment(answer.entry, p.id); }))
             .then(function (found) {
-              if (ticket === latest) show(found, answer.pages.length, query, ts);
+              if (ticket !== latest) return;
+              if (ts.length > 1) {
+                var together = found.map(function (f, i) { return { f: f, i: i, p: phrase(f.text || "", ts) }; });
+                together.sort(function (a, b) { return (b.p - a.p) || (a.i - b.i); });
+                found = together.map(function (x) { return x.f; });
+              }
+              show(found.slice(0, MAX), answer.pages.length, query, ts);
             });
         })
         .catch(function () { failed(ticket); });

@@ -2,8 +2,9 @@
 //! each spelling's weighted count (a word in a heading counts more than one in a paragraph).
 //!
 //! A page is searchable when its `<main>` carries [`BODY_MARKER`] (the theme puts it on
-//! articles); what is read is that `<main>`, minus elements carrying [`IGNORE_MARKER`] (table of contents,
-//! Reproduce section) and what is not prose (`script`, `style`, `svg`, `template`).
+//! articles); what is read is that `<main>`, minus elements carrying [`IGNORE_MARKER`] (table
+//! of contents, Reproduce section) and what is not prose (`script`, `style`, `svg`,
+//! `template`).
 
 use rustc_hash::FxHashMap;
 

@@ -99,6 +99,13 @@ describe('search', () => {
     assert.equal((await search('/', 'bắt tay'))[0]?.href, '/bat-tay/');
   });
 
+  it('ranks the words side by side first: `bắt tay` before a page with `bắt` and `tay` apart', async () => {
+    const results = await search('/', 'bắt tay');
+    assert.equal(results[0]?.href, '/bat-tay/', JSON.stringify(results));
+    assert.ok(results.some((r) => r.href === '/bat-bong/'), 'the page with both words apart is found too');
+    assert.equal((await search('/', 'bat tay'))[0]?.href, '/bat-tay/');
+  });
+
   it('ranks the exact spelling first: `nên` (so) before `nén` (compress)', async () => {
     assert.equal((await search('/', 'nên'))[0]?.href, '/bat-tay/');
     assert.equal((await search('/', 'nén'))[0]?.href, '/nen/');
