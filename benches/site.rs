@@ -590,7 +590,7 @@ fn pagefind_index(pages: &[(&str, &str)]) -> Result<Vec<(String, usize)>, String
             let html = html
                 .replace("data-search-body", "data-pagefind-body")
                 .replace("data-search-ignore", "data-pagefind-ignore");
-            let url = format!("/{}", path.strip_suffix("index.html").unwrap_or(path));
+            let url = measured::search::page::url_of(path);
             index
                 .add_html_file(None, Some(url), html)
                 .await

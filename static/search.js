@@ -73,9 +73,8 @@ function phrase(text, ts) {
   return false;
 }
 
-function Index(base, lang) {
+function Index(base) {
   this.base = base;
-  this.lang = lang;
   this.files = {};
   this.entry = this.json("index.json");
 }
@@ -218,7 +217,7 @@ function setUp(dialog) {
 
   function load() {
     if (!index) {
-      index = new Index("/search/" + lang + "/", lang);
+      index = new Index("/search/" + lang + "/");
       index.entry.catch(function () { index = null; });
     }
     return index;

@@ -193,8 +193,9 @@ fn chunk(postings: &Postings) -> Vec<(String, String, String)> {
 }
 
 fn push_json_string(out: &mut String, s: &str) {
-    // serde_json's string escaping (quotes, backslashes, control characters).
-    out.push_str(&serde_json::Value::from(s).to_string());
+    // serde_json's string escaping (quotes, backslashes, control characters), without making
+    // a `Value` (a copy of the string) for each of the index's words.
+    out.push_str(&serde_json::to_string(s).expect("a string serialises"));
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ fn weight(level: u8) -> u32 {
 
 /// Reads the page at output path `path`.
 pub fn read(path: &str, html: &str) -> Page {
-    let url = format!("/{}", path.strip_suffix("index.html").unwrap_or(path));
+    let url = url_of(path);
     let region = searchable(html);
     let mut scan = Scan::default();
     scan.run(region);
@@ -101,6 +101,12 @@ pub fn read(path: &str, html: &str) -> Page {
         words,
         len,
     }
+}
+
+/// The URL of the page at output path `path`, as the browser sees it: `en/x/index.html` →
+/// `/en/x/`.
+pub fn url_of(path: &str) -> String {
+    format!("/{}", path.strip_suffix("index.html").unwrap_or(path))
 }
 
 /// The words of `text` with their byte offsets.
@@ -414,6 +420,13 @@ mod tests {
     fn a_quoted_greater_than_sign_does_not_end_a_tag() {
         let p = page("<p><abbr title=\"a > b\">gt</abbr> word</p>");
         assert_eq!(p.text, "gt word");
+    }
+
+    #[test]
+    fn urls_drop_index_html() {
+        assert_eq!(url_of("index.html"), "/");
+        assert_eq!(url_of("en/tcp/index.html"), "/en/tcp/");
+        assert_eq!(url_of("404.html"), "/404.html");
     }
 
     #[test]
