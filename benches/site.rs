@@ -525,22 +525,25 @@ fn corpus_session(corpus: &corpus::Corpus) -> Session {
     })
 }
 
-/// Our search index against Pagefind's (which the site used before) on the same built pages,
-/// in-process, both languages at once on their own threads as the site did: wall time, files
-/// and bytes of each.
+/// Our search index against Pagefind's (which the site used before) on the same built
+/// articles, in-process, both languages at once on their own threads as the site did: wall
+/// time, files and bytes of each. Ours reads the text the Markdown stage gathered (its cost is
+/// in the build's rendering), Pagefind the pages' HTML.
 fn search_indexers(corpus: &corpus::Corpus, runs: usize) -> Res<()> {
     let mut session = corpus_session(corpus);
     let built = session.build(&Silent).map_err(|d| d.to_string())?;
-    let by_lang = measured::search::pages_by_lang(&built.output);
-    let langs: Vec<&str> = by_lang.keys().map(String::as_str).collect();
+    let job = built
+        .search
+        .ok_or("the first build of a session leaves an index to make")?;
+    let by_lang = article_pages(&built.output);
     let pages: usize = by_lang.values().map(Vec::len).sum();
     let mut ours = (Vec::new(), 0, 0);
     let mut theirs = (Vec::new(), 0, 0);
     for _ in 0..runs {
         let started = Instant::now();
-        let files = measured::search::index_langs(&by_lang, &langs).map_err(|d| d.to_string())?;
+        let index = job.run().map_err(|d| d.to_string())?;
         ours.0.push(started.elapsed());
-        let files: Vec<&(String, Vec<u8>)> = files.values().flatten().collect();
+        let files = index.files();
         ours.1 = files.len();
         ours.2 = files.iter().map(|(_, b)| b.len()).sum();
         let started = Instant::now();
@@ -575,6 +578,32 @@ fn search_indexers(corpus: &corpus::Corpus, runs: usize) -> Res<()> {
     Ok(())
 }
 
+/// The article pages of `output` by the language of their `<html lang>`: (path, HTML).
+fn article_pages(
+    output: &measured::output::Output,
+) -> std::collections::BTreeMap<String, Vec<(&str, &str)>> {
+    let mut by_lang: std::collections::BTreeMap<String, Vec<(&str, &str)>> = Default::default();
+    for (path, bytes) in &output.files {
+        let Ok(html) = std::str::from_utf8(bytes) else {
+            continue;
+        };
+        if !path.ends_with(".html")
+            || !html.contains("<meta property=\"og:type\" content=\"article\">")
+        {
+            continue;
+        }
+        let lang = html
+            .split_once("<html lang=\"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map_or("", |(lang, _)| lang);
+        by_lang
+            .entry(lang.to_string())
+            .or_default()
+            .push((path, html));
+    }
+    by_lang
+}
+
 /// Pagefind's index of one language's pages, as the site made it before: (file, bytes).
 fn pagefind_index(pages: &[(&str, &str)]) -> Result<Vec<(String, usize)>, String> {
     use pagefind::api::PagefindIndex;
@@ -586,11 +615,19 @@ fn pagefind_index(pages: &[(&str, &str)]) -> Result<Vec<(String, usize)>, String
         let options = PagefindServiceConfig::builder().build();
         let mut index = PagefindIndex::new(Some(options)).map_err(|e| e.to_string())?;
         for (path, html) in pages {
-            // Pagefind's own markers for the searchable part and what it leaves out.
-            let html = html
-                .replace("data-search-body", "data-pagefind-body")
-                .replace("data-search-ignore", "data-pagefind-ignore");
-            let url = measured::search::page::url_of(path);
+            // Pagefind's own markers for what our index reads: the article but for its
+            // date line, table of contents, Reproduce section, series and related articles.
+            let mut html = html.replace(
+                "<article class=\"article\">",
+                "<article class=\"article\" data-pagefind-body>",
+            );
+            for class in ["article-meta", "toc", "reproduce", "series", "related"] {
+                html = html.replace(
+                    &format!("class=\"{class}\""),
+                    &format!("class=\"{class}\" data-pagefind-ignore"),
+                );
+            }
+            let url = format!("/{}", path.strip_suffix("index.html").unwrap_or(path));
             index
                 .add_html_file(None, Some(url), html)
                 .await
@@ -623,7 +660,7 @@ fn rebuilds(corpus: &corpus::Corpus, runs: usize) -> Res<(Duration, Duration)> {
             let took = started.elapsed();
             if let Some(job) = &built.search {
                 let started = Instant::now();
-                let index = job.run(&built.output).map_err(|d| d.to_string())?;
+                let index = job.run().map_err(|d| d.to_string())?;
                 s.search_done(index);
                 indexing.push(started.elapsed());
             }

@@ -39,6 +39,9 @@ pub struct Rendered {
     /// The first paragraph as plain text.
     pub summary: String,
     pub words: usize,
+    /// The body's text for the search index: prose, code and what hooks injected, as a
+    /// reader reads them (an image's alt text aside), with heading levels.
+    pub text: crate::search::Text,
 }
 
 /// The kinds of fenced block the generator handles itself.
@@ -139,6 +142,7 @@ pub fn render(input: &Input<'_>) -> Result<Rendered, Diagnostics> {
         out: Rendered::default(),
         diags: Diagnostics::default(),
         cursor: 0,
+        in_image: 0,
     };
     let events = merge_text(Parser::new_ext(input.body, options()).into_offset_iter());
     let events = r.rewrite(events);
@@ -186,6 +190,8 @@ struct Renderer<'a, 'i> {
     diags: Diagnostics,
     /// Where in the body the search for the next `{{` starts, for error places.
     cursor: usize,
+    /// How many images the current event is inside (their text is alt text, not read).
+    in_image: usize,
 }
 
 type Ev<'e> = (Event<'e>, Range<usize>);
@@ -214,6 +220,7 @@ impl<'e> Renderer<'_, '_> {
         let mut first_paragraph: Option<String> = None;
         let mut depth = 0usize;
         while let Some((event, range)) = iter.next() {
+            self.boundary(&event);
             match event {
                 Event::Start(Tag::Heading {
                     level,
@@ -290,18 +297,80 @@ impl<'e> Renderer<'_, '_> {
         out
     }
 
-    /// Inline events: values in text become HTML, everything else passes through.
+    /// A word boundary in the searchable text where `event` starts or ends a block.
+    fn boundary(&mut self, event: &Event<'_>) {
+        let block = match event {
+            Event::Start(tag) => !matches!(
+                tag,
+                Tag::Emphasis
+                    | Tag::Strong
+                    | Tag::Strikethrough
+                    | Tag::Superscript
+                    | Tag::Subscript
+                    | Tag::Link { .. }
+                    | Tag::Image { .. }
+            ),
+            Event::End(tag) => !matches!(
+                tag,
+                TagEnd::Emphasis
+                    | TagEnd::Strong
+                    | TagEnd::Strikethrough
+                    | TagEnd::Superscript
+                    | TagEnd::Subscript
+                    | TagEnd::Link
+                    | TagEnd::Image
+            ),
+            Event::SoftBreak | Event::HardBreak | Event::Rule => true,
+            _ => false,
+        };
+        if block {
+            self.out.text.space();
+        }
+    }
+
+    /// Inline events: values in text become HTML, everything else passes through; what a
+    /// reader reads goes into the searchable text.
     fn inline(&mut self, event: Event<'e>, range: Range<usize>, out: &mut Vec<Event<'e>>) {
+        self.boundary(&event);
         match event {
             Event::Text(text) => {
                 self.out.words += text.split_whitespace().count();
                 if text.contains("{{") {
                     let html = self.values_html(&text, range.start);
+                    if self.in_image == 0 {
+                        self.out.text.push_html(&html);
+                    }
                     out.push(Event::InlineHtml(CowStr::from(html)));
                 } else {
+                    if self.in_image == 0 {
+                        self.out.text.push(&text);
+                    }
                     out.push(Event::Text(text));
                 }
             }
+            Event::Code(ref code) => {
+                self.out.text.push(code);
+                out.push(event);
+            }
+            Event::Html(ref html) | Event::InlineHtml(ref html) => {
+                self.out.text.push_html(html);
+                out.push(event);
+            }
+            Event::Start(Tag::Image { .. }) => {
+                self.in_image += 1;
+                self.inline_link(event, range, out);
+            }
+            Event::End(TagEnd::Image) => {
+                self.in_image = self.in_image.saturating_sub(1);
+                out.push(event);
+            }
+            other => self.inline_link(other, range, out),
+        }
+    }
+
+    /// Links and images are collected for checking; other events pass through.
+    fn inline_link(&mut self, event: Event<'e>, range: Range<usize>, out: &mut Vec<Event<'e>>) {
+        match event {
             Event::Start(Tag::Link { ref dest_url, .. } | Tag::Image { ref dest_url, .. }) => {
                 self.out.links.push(Link {
                     dest: dest_url.to_string(),
@@ -351,10 +420,14 @@ impl<'e> Renderer<'_, '_> {
         range: Range<usize>,
         out: &mut Vec<Event<'e>>,
     ) {
+        let n = level as u8;
+        self.out.text.heading(n);
         let mut inner_events = Vec::new();
         for (e, r) in inner.iter().cloned() {
             self.inline(e, r, &mut inner_events);
         }
+        self.out.text.heading(0);
+        self.out.text.space();
         let mut inner_html = String::new();
         pulldown_cmark::html::push_html(&mut inner_html, inner_events.into_iter());
         let text = strip_tags(&inner_html).trim().to_string();
@@ -369,7 +442,6 @@ impl<'e> Renderer<'_, '_> {
                     .hint("give one of them another id with {#other-id}"),
             );
         }
-        let n = level as u8;
         if (2..=3).contains(&n) {
             self.out.toc.push(TocEntry {
                 level: n,
@@ -401,13 +473,18 @@ impl<'e> Renderer<'_, '_> {
         };
         if let Some(kind) = block {
             return match self.input.hooks.block(kind, args, code, self.input.lang) {
-                Ok(html) => html,
+                Ok(html) => {
+                    self.out.text.push_html(&html);
+                    html
+                }
                 Err(e) => {
                     self.error(offset, e);
                     String::new()
                 }
             };
         }
+        self.out.text.push(code);
+        self.out.text.space();
         let lang_token = word.split(',').next().unwrap_or_default();
         let body = if lang_token.is_empty() {
             escape_body(code)
@@ -630,6 +707,25 @@ mod tests {
             .map(|l| (l.dest.as_str(), l.place.line))
             .collect();
         assert_eq!(links, [("/other/#h", Some(13)), ("img.png", Some(13))]);
+    }
+
+    #[test]
+    fn the_searchable_text_is_what_a_reader_reads() {
+        let r = render_str(
+            "Đo được {{ x.y }} ở *đây*.\n\n## Bắt tay\n\n```rust\nlet tcp_nodelay = 1;\n```\n\n![ảnh chụp](a.png) `mã`<br>x\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```experiment sizes\ntable: rows\n```\n",
+        )
+        .unwrap();
+        let text = r.text.as_str();
+        assert_eq!(
+            text,
+            "Đo được vi:x.y ở đây. Bắt tay let tcp_nodelay = 1; mã x a b 1 2 Experiment sizes [table: rows] "
+        );
+        let heading = text.find("Bắt").unwrap();
+        assert_eq!(
+            r.text.runs(),
+            [(heading, 2), (heading + "Bắt tay".len(), 0)],
+            "only the heading weighs more"
+        );
     }
 
     #[test]

@@ -46,24 +46,47 @@ pub enum SearchWhen {
     Later,
 }
 
-/// Indexing that a build left to do: the languages whose pages changed, each with the
-/// identity of its pages (two equal jobs index the same pages).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Indexing that a build left to do: the languages whose articles changed, each with the
+/// identity of its articles (two equal jobs index the same articles) and the articles.
+#[derive(Debug, Clone)]
 pub struct SearchJob {
-    langs: Vec<(String, blake3::Hash)>,
+    langs: Vec<(String, blake3::Hash, Vec<Arc<SearchArticle>>)>,
 }
 
+impl PartialEq for SearchJob {
+    fn eq(&self, other: &Self) -> bool {
+        self.langs.len() == other.langs.len()
+            && self
+                .langs
+                .iter()
+                .zip(&other.langs)
+                .all(|((l, k, _), (m, j, _))| l == m && k == j)
+    }
+}
+
+impl Eq for SearchJob {}
+
 impl SearchJob {
-    /// Indexes the pages of `output` (the output of the build that returned this job).
-    pub fn run(&self, output: &Output) -> Result<SearchIndex, Diagnostics> {
-        let by_lang = crate::search::pages_by_lang(output);
-        let langs: Vec<&str> = self.langs.iter().map(|(l, _)| l.as_str()).collect();
-        let mut made = crate::search::index_langs(&by_lang, &langs)?;
+    /// Makes the index of each of the job's languages.
+    pub fn run(&self) -> Result<SearchIndex, Diagnostics> {
+        let sources: Vec<(&str, Vec<crate::search::Source<'_>>)> = self
+            .langs
+            .iter()
+            .map(|(lang, _, articles)| {
+                let sources = articles.iter().map(|a| a.source()).collect();
+                (lang.as_str(), sources)
+            })
+            .collect();
+        let langs: Vec<(&str, &[crate::search::Source<'_>])> = sources
+            .iter()
+            .map(|(lang, sources)| (*lang, sources.as_slice()))
+            .collect();
+        let mut made = crate::search::index_langs(&langs)?;
         Ok(SearchIndex {
             langs: self
                 .langs
                 .iter()
-                .map(|(lang, key)| {
+                .map(|(lang, key, _)| {
                     let files = made
                         .remove(lang)
                         .unwrap_or_default()
@@ -78,7 +101,58 @@ impl SearchJob {
 
     /// The languages to index.
     pub fn langs(&self) -> impl Iterator<Item = &str> {
-        self.langs.iter().map(|(l, _)| l.as_str())
+        self.langs.iter().map(|(l, _, _)| l.as_str())
+    }
+}
+
+/// An article as the search index reads it.
+#[derive(Debug)]
+struct SearchArticle {
+    /// Its index in the site's pages.
+    page: usize,
+    url: String,
+    title: String,
+    tags: Vec<String>,
+    description: String,
+    body: Arc<Rendered>,
+    /// The identity of what the index reads of it (URL, title, tags, description, body).
+    mark: [u8; 32],
+}
+
+impl SearchArticle {
+    /// Page `i` of `site`, whose body (with key `body_key`, [`body_key`]) is `body`.
+    fn new(i: usize, site: &Site, body_key: blake3::Hash, body: Arc<Rendered>) -> SearchArticle {
+        let p = &site.pages[i];
+        let front = &p.doc.front;
+        let mut h = blake3::Hasher::new();
+        let description = front.description.clone().unwrap_or_default();
+        for part in [&p.url, &front.title, &description]
+            .into_iter()
+            .chain(&front.tags)
+        {
+            h.update(part.as_bytes());
+            h.update(b"\0");
+        }
+        h.update(body_key.as_bytes());
+        SearchArticle {
+            page: i,
+            url: p.url.clone(),
+            title: front.title.clone(),
+            tags: front.tags.clone(),
+            description,
+            body,
+            mark: *h.finalize().as_bytes(),
+        }
+    }
+
+    fn source(&self) -> crate::search::Source<'_> {
+        crate::search::Source {
+            url: &self.url,
+            title: &self.title,
+            tags: &self.tags,
+            description: &self.description,
+            body: &self.body.text,
+        }
     }
 }
 
@@ -170,28 +244,19 @@ struct Memo {
     last: Option<(Option<blake3::Hash>, Built)>,
     /// What the last build was made from, while every stage since succeeded.
     kept: Option<edit::Kept>,
-    /// The search pages of each language in the last build.
+    /// The articles of each language in the last build, as the search index reads them.
     search_pages: BTreeMap<String, SearchPages>,
     /// The experiment stage's result, and the stamp of every file it read to get it.
     measurements: Option<(blake3::Hash, experiments::Measurements)>,
 }
 
-/// A language's search pages, and the identity of what they show.
+/// A language's articles as the search index reads them, and the identity of all of them.
+#[derive(Debug, Default)]
 struct SearchPages {
-    /// Output paths, sorted.
-    paths: Vec<String>,
-    /// The exclusive or of every page's [`page_mark`]: an edit replaces one page's mark
-    /// without going through the others.
+    articles: Vec<Arc<SearchArticle>>,
+    /// The exclusive or of every article's [`SearchArticle::mark`]: an edit replaces one
+    /// article's mark without going through the others.
     key: [u8; 32],
-}
-
-/// The identity of a page in a language's search key: its path and the hash of its template
-/// context (or of its bytes).
-fn page_mark(path: &str, page: &blake3::Hash) -> [u8; 32] {
-    let mut h = blake3::Hasher::new();
-    h.update(path.as_bytes());
-    h.update(page.as_bytes());
-    *h.finalize().as_bytes()
 }
 
 fn xor(key: &mut [u8; 32], mark: &[u8; 32]) {
@@ -222,37 +287,39 @@ impl Session {
     }
 
     /// Adds the search index of each language to `output`: kept from an earlier build while
-    /// that language's pages are the same, else made now ([`SearchWhen::Now`]) or returned as
-    /// a job, the earlier index standing in meanwhile ([`SearchWhen::Later`]).
-    fn search_index(&mut self, output: &mut Output) -> Result<Option<SearchJob>, Diagnostics> {
-        // A language's pages are the same when each hashed the same as before (the hash of
-        // its template context, kept by the render stage).
-        self.memo.search_pages = crate::search::pages_by_lang(output)
-            .into_iter()
-            .map(|(lang, pages)| {
-                let mut key = [0; 32];
-                for (path, html) in &pages {
-                    let page = match self.memo.pages.get(*path) {
-                        Some((page, _)) => *page,
-                        None => blake3::hash(html.as_bytes()),
-                    };
-                    xor(&mut key, &page_mark(path, &page));
-                }
-                let paths = pages.into_iter().map(|(p, _)| p.to_string()).collect();
-                (lang, SearchPages { paths, key })
-            })
-            .collect();
+    /// that language's articles are the same, else made now ([`SearchWhen::Now`]) or returned
+    /// as a job, the earlier index standing in meanwhile ([`SearchWhen::Later`]). `bodies` are
+    /// the pages' bodies, `body_keys` their keys ([`body_key`]).
+    fn search_index(
+        &mut self,
+        output: &mut Output,
+        site: &Site,
+        body_keys: &[blake3::Hash],
+        bodies: &[Arc<Rendered>],
+    ) -> Result<Option<SearchJob>, Diagnostics> {
+        let mut by_lang: BTreeMap<String, SearchPages> = BTreeMap::new();
+        for (i, (key, body)) in body_keys.iter().zip(bodies).enumerate() {
+            let article = SearchArticle::new(i, site, *key, body.clone());
+            let lang = site.pages[i].doc.lang.code();
+            let pages = match by_lang.get_mut(lang) {
+                Some(pages) => pages,
+                None => by_lang.entry(lang.to_string()).or_default(),
+            };
+            xor(&mut pages.key, &article.mark);
+            pages.articles.push(Arc::new(article));
+        }
+        self.memo.search_pages = by_lang;
         let keys: Vec<(String, blake3::Hash)> = self
             .memo
             .search_pages
             .iter()
             .map(|(lang, pages)| (lang.clone(), blake3::Hash::from(pages.key)))
             .collect();
-        // A language without search pages any more has no index.
+        // A language without articles any more has no index.
         self.memo
             .search
             .retain(|lang, _| keys.iter().any(|(l, _)| l == lang));
-        let pending = self.index_stale(keys, output)?;
+        let pending = self.index_stale(keys)?;
         for (_, files) in self.memo.search.values() {
             for (path, bytes) in files {
                 output.insert_shared(path.clone(), bytes.clone());
@@ -266,16 +333,19 @@ impl Session {
     fn index_stale(
         &mut self,
         keys: Vec<(String, blake3::Hash)>,
-        output: &Output,
     ) -> Result<Option<SearchJob>, Diagnostics> {
-        let stale: Vec<(String, blake3::Hash)> = keys
+        let stale: Vec<(String, blake3::Hash, Vec<Arc<SearchArticle>>)> = keys
             .into_iter()
             .filter(|(lang, key)| self.memo.search.get(lang).is_none_or(|(k, _)| k != key))
+            .map(|(lang, key)| {
+                let articles = self.memo.search_pages[&lang].articles.clone();
+                (lang, key, articles)
+            })
             .collect();
         let job = (!stale.is_empty()).then_some(SearchJob { langs: stale });
         let pending = match (job, self.opts.search) {
             (Some(job), SearchWhen::Now) => {
-                let made = job.run(output)?;
+                let made = job.run()?;
                 self.search_done(made);
                 None
             }
@@ -517,7 +587,7 @@ impl Session {
         add_static_files(&config, &theme, &site, &mut output)?;
         check_links(&site, &bodies, &output)?;
         let pending = if config.search {
-            self.search_index(&mut output)?
+            self.search_index(&mut output, &site, &keys, &bodies)?
         } else {
             None
         };

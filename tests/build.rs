@@ -759,7 +759,7 @@ fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_langua
         !first.output.files.keys().any(|p| p.starts_with("search/")),
         "no index yet"
     );
-    let index = job.run(&first.output).unwrap();
+    let index = job.run().unwrap();
     session.search_done(index);
     let again = session.build(&silent).unwrap();
     assert!(again.search.is_none(), "nothing left to index");
@@ -790,7 +790,7 @@ fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_langua
         vi_entry,
         "the earlier index stands in meanwhile"
     );
-    session.search_done(job.run(&edited.output).unwrap());
+    session.search_done(job.run().unwrap());
     let indexed = session.build(&silent).unwrap();
     assert!(indexed.search.is_none());
     assert_ne!(

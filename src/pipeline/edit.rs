@@ -106,6 +106,8 @@ impl Session {
         let mut pages: BTreeSet<usize> = BTreeSet::new();
         let mut feeds: Vec<Lang> = Vec::new();
         let anchors = &mut kept.anchor_links;
+        // Each edited article replaces its mark in its language's search key.
+        let mut searched: BTreeSet<String> = BTreeSet::new();
         for edit in edits {
             let i = edit.page;
             pages.insert(i);
@@ -124,6 +126,18 @@ impl Session {
                 anchors.entry(target).or_default().insert(i);
             }
             memo.bodies.insert(edit.key, edit.body.clone());
+            if let Some(search) = memo.search_pages.get_mut(lang.code()) {
+                if let Some(a) = search.articles.iter_mut().find(|a| a.page == i) {
+                    let article =
+                        super::SearchArticle::new(i, &kept.site, edit.key, edit.body.clone());
+                    if article.mark != a.mark {
+                        super::xor(&mut search.key, &a.mark);
+                        super::xor(&mut search.key, &article.mark);
+                        *a = Arc::new(article);
+                        searched.insert(lang.code().to_string());
+                    }
+                }
+            }
             kept.site.pages[i].doc = edit.doc;
             kept.bodies[i] = edit.body;
         }
@@ -153,25 +167,10 @@ impl Session {
             &pages,
             &feeds,
         )?;
-        // Each changed page replaces its mark in its language's search key.
-        let mut searched: BTreeSet<String> = BTreeSet::new();
-        let mut pages_rendered = 0;
-        for (path, (page, _)) in &fresh {
-            let old = memo.pages.get(path).map(|(old, _)| *old);
-            if old == Some(*page) {
-                continue;
-            }
-            pages_rendered += 1;
-            for (lang, search) in &mut memo.search_pages {
-                if search.paths.binary_search(path).is_ok() {
-                    if let Some(old) = old {
-                        super::xor(&mut search.key, &super::page_mark(path, &old));
-                    }
-                    super::xor(&mut search.key, &super::page_mark(path, page));
-                    searched.insert(lang.clone());
-                }
-            }
-        }
+        let pages_rendered = fresh
+            .iter()
+            .filter(|(path, (page, _))| memo.pages.get(*path).is_none_or(|(old, _)| old != page))
+            .count();
         memo.pages.extend(fresh);
         for (path, bytes) in files {
             last.output.insert_shared(path, bytes);
@@ -193,11 +192,10 @@ impl Session {
             })
             .collect();
         // Put back as the last build, so that an index made now goes into it as into any
-        // (`search_done`); the copy shares the whole map.
-        let output = last.output.clone();
+        // (`search_done`).
         self.memo.last = Some((None, last));
         let job = if search {
-            self.index_stale(keys, &output)?
+            self.index_stale(keys)?
         } else {
             None
         };

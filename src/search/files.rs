@@ -84,26 +84,40 @@ fn set_key(pages: &[Page]) -> String {
 type Postings = BTreeMap<String, BTreeMap<String, Vec<(u32, u32)>>>;
 
 /// A spelling and the (page, weighted count) of each page it is in.
-type Found<'a> = (&'a str, Vec<(u32, u32)>);
+type Found = (String, Vec<(u32, u32)>);
 
 /// Every word of every page with its score in that page.
 fn postings(pages: &[Page]) -> Postings {
-    // (page, weighted count) per spelling; each spelling seen once and folded once.
+    // (page, weighted count) per word as written, pages in order; each form seen once.
     let mut ids: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut spellings: Vec<Found> = Vec::new();
+    let mut forms: Vec<(&str, Vec<(u32, u32)>)> = Vec::new();
     for (page, p) in pages.iter().enumerate() {
-        for (spelling, count) in &p.words {
-            let id = *ids.entry(spelling.as_str()).or_insert_with(|| {
-                spellings.push((spelling.as_str(), Vec::new()));
-                spellings.len() - 1
+        for (word, count) in p.written() {
+            let id = *ids.entry(word).or_insert_with(|| {
+                forms.push((word, Vec::new()));
+                forms.len() - 1
             });
-            spellings[id].1.push((page as u32, *count));
+            forms[id].1.push((page as u32, count));
+        }
+    }
+    // Each form spelled once (`Kết` and `kết` are `kết`), the pages of a spelling's forms
+    // merged.
+    let mut spelled: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
+    let (mut spelling, mut scratch) = (String::new(), String::new());
+    for (word, found) in forms {
+        spelling.clear();
+        words::push_spelling(&mut spelling, word, &mut scratch);
+        match spelled.get_mut(spelling.as_str()) {
+            Some(pages) => *pages = merge(pages, &found),
+            None => {
+                spelled.insert(spelling.clone(), found);
+            }
         }
     }
     let mut grouped: BTreeMap<String, Vec<Found>> = BTreeMap::new();
-    for (spelling, found) in spellings {
+    for (spelling, found) in spelled {
         grouped
-            .entry(words::fold(spelling))
+            .entry(words::fold(&spelling))
             .or_default()
             .push((spelling, found));
     }
@@ -143,12 +157,38 @@ fn postings(pages: &[Page]) -> Postings {
                             (id, ((score * 100.0).round() as u32).max(1))
                         })
                         .collect();
-                    (spelling.to_string(), scored)
+                    (spelling, scored)
                 })
                 .collect();
             (key, spellings)
         })
         .collect()
+}
+
+/// Two lists of (page, count) in page order as one, the counts of a page in both summed.
+fn merge(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push((a[i].0, a[i].1 + b[j].1));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// The postings as JSON objects of about [`CHUNK_BYTES`] each: (first word, last word, JSON).
@@ -201,16 +241,22 @@ fn push_json_string(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::page;
+    use crate::search::{Source, Text, page};
 
-    fn pages(bodies: &[(&str, &str)]) -> Vec<Page> {
-        bodies
+    /// Pages of (URL, title, body as HTML).
+    fn pages(articles: &[(&str, &str, &str)]) -> Vec<Page> {
+        articles
             .iter()
-            .map(|(path, main)| {
-                page::read(
-                    path,
-                    &format!("<html><main {}>{main}</main></html>", page::BODY_MARKER),
-                )
+            .map(|(url, title, html)| {
+                let mut body = Text::default();
+                body.push_html(html);
+                page::of_article(&Source {
+                    url,
+                    title,
+                    tags: &[],
+                    description: "",
+                    body: &body,
+                })
             })
             .collect()
     }
@@ -240,8 +286,8 @@ mod tests {
     #[test]
     fn words_are_found_under_their_folded_key_with_each_spelling_apart() {
         let pages = pages(&[
-            ("a/index.html", "<h1>Kết nối</h1><p>kẹt xe</p>"),
-            ("b/index.html", "<p>Đường truyền và kết quả</p>"),
+            ("/a/", "Kết nối", "<p>kẹt xe</p>"),
+            ("/b/", "", "<p>Đường truyền và kết quả</p>"),
         ]);
         let files = build("s", &pages);
         let ket = lookup(&files, "ket");
@@ -254,11 +300,39 @@ mod tests {
     }
 
     #[test]
+    fn the_forms_of_a_spelling_are_one_entry_per_page() {
+        let pages = pages(&[
+            ("/a/", "", "<p>Kết nối, kết nối, KẾT</p>"),
+            ("/b/", "", "<p>kết một hai ba bốn</p>"),
+        ]);
+        let files = build("s", &pages);
+        let ket = lookup(&files, "ket");
+        assert_eq!(ket.as_object().unwrap().len(), 1, "{ket}");
+        let found = ket["kết"].as_array().unwrap();
+        assert_eq!(
+            (found.len(), &found[0], &found[2]),
+            (4, &0.into(), &1.into())
+        );
+        assert!(
+            found[1].as_u64() > found[3].as_u64(),
+            "three times outscores once: {ket}"
+        );
+    }
+
+    #[test]
+    fn lists_of_pages_merge_in_order_summing_counts() {
+        assert_eq!(
+            merge(&[(0, 1), (2, 5), (7, 1)], &[(1, 1), (2, 2), (9, 3)]),
+            [(0, 1), (1, 1), (2, 7), (7, 1), (9, 3)]
+        );
+    }
+
+    #[test]
     fn a_word_in_the_title_outscores_the_same_word_in_a_paragraph() {
         let pages = pages(&[
-            ("a/index.html", "<h1>Handshake</h1><p>one two three</p>"),
-            ("b/index.html", "<h1>Other</h1><p>handshake four five</p>"),
-            ("c/index.html", "<h1>Third</h1><p>six seven</p>"),
+            ("/a/", "Handshake", "<p>one two three</p>"),
+            ("/b/", "Other", "<p>handshake four five</p>"),
+            ("/c/", "Third", "<p>six seven</p>"),
         ]);
         let files = build("s", &pages);
         let found = &lookup(&files, "handshake")["handshake"];
@@ -271,7 +345,7 @@ mod tests {
 
     #[test]
     fn fragments_carry_url_title_and_text_under_the_set_of_pages() {
-        let pages = pages(&[("en/x/index.html", "<h1>T &amp; U</h1><p>body</p>")]);
+        let pages = pages(&[("/en/x/", "T & U", "<p>body</p>")]);
         let files = build("s", &pages);
         let entry = json(&files, "s/index.json");
         assert_eq!(entry["pages"], 1);
@@ -280,7 +354,7 @@ mod tests {
         assert_eq!(fragment["url"], "/en/x/");
         assert_eq!(fragment["title"], "T & U");
         assert_eq!(fragment["text"], "T & U body");
-        let renamed = build("s", &pages_named(&["en/y/index.html"]));
+        let renamed = build("s", &pages_named(&["/en/y/"]));
         assert_ne!(json(&renamed, "s/index.json")["set"], entry["set"]);
     }
 
@@ -288,7 +362,7 @@ mod tests {
         pages(
             &paths
                 .iter()
-                .map(|p| (*p, "<p>body</p>"))
+                .map(|p| (*p, "T & U", "<p>body</p>"))
                 .collect::<Vec<_>>(),
         )
     }
@@ -296,7 +370,7 @@ mod tests {
     #[test]
     fn large_indexes_split_into_ordered_chunks_named_by_content() {
         let body: String = (0..6000).map(|i| format!("w{i:05} ")).collect();
-        let pages = pages(&[("a/index.html", body.as_str())]);
+        let pages = pages(&[("/a/", "", body.as_str())]);
         let files = build("s", &pages);
         let entry = json(&files, "s/index.json");
         let chunks = entry["chunks"].as_array().unwrap();

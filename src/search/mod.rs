@@ -7,8 +7,19 @@
 //! or without accents and ranks its own spelling first. Made in-process on all cores, in 5–8 %
 //! of the time Pagefind, used before, took on the same pages (docs/performance.md).
 
+//! Search: one index per language, made from the articles' text as the Markdown stage
+//! gathered it, so the site searches itself in the browser (`static/search.js`) with no server
+//! and no third-party request.
+//!
+//! A separate stage because it adds files to the output and nothing else depends on it.
+//! Words are indexed folded (`kết nối` under `ket noi`, `đường` under `duong`) with each
+//! spelling kept apart, so a query finds them with or without accents and ranks its own
+//! spelling first. Made in-process on all cores, from text collected while rendering, not
+//! read back from the pages (docs/performance.md).
+
 mod files;
 pub mod page;
+mod text;
 mod words;
 
 use std::collections::BTreeMap;
@@ -16,7 +27,8 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
-use crate::output::Output;
+
+pub use text::Text;
 
 /// Where the indexes live in the output, one folder per language.
 pub const DIR: &str = "search";
@@ -24,36 +36,17 @@ pub const DIR: &str = "search";
 /// Files of an index: (path in the output, bytes).
 pub type Files = Vec<(String, Vec<u8>)>;
 
-/// The article pages of `output` (those with the body marker) by the language of their
-/// `<html lang>`, as (path, HTML).
-pub fn pages_by_lang(output: &Output) -> BTreeMap<String, Vec<(&str, &str)>> {
-    let mut by_lang: BTreeMap<String, Vec<(&str, &str)>> = BTreeMap::new();
-    for (path, bytes) in &output.files {
-        if !path.ends_with(".html") {
-            continue;
-        }
-        let Ok(html) = std::str::from_utf8(bytes) else {
-            continue;
-        };
-        if page::is_searchable(html) {
-            by_lang
-                .entry(lang_of(html).to_string())
-                .or_default()
-                .push((path.as_str(), html));
-        }
-    }
-    by_lang
-}
-
-/// The value of the page's `<html lang="…">` (empty when it has none).
-fn lang_of(html: &str) -> &str {
-    let Some(start) = html.find("<html") else {
-        return "";
-    };
-    let tag = &html[start..html[start..].find('>').map_or(html.len(), |e| start + e)];
-    tag.split_once("lang=\"")
-        .and_then(|(_, rest)| rest.split_once('"'))
-        .map_or("", |(lang, _)| lang)
+/// An article as the index reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    /// As the browser sees it: `/en/tcp/`.
+    pub url: &'a str,
+    pub title: &'a str,
+    pub tags: &'a [String],
+    /// The description the author wrote (empty when none).
+    pub description: &'a str,
+    /// The body's text ([`crate::markdown::Rendered::text`]).
+    pub body: &'a Text,
 }
 
 /// The folder of a language's index in the output: `search/<lang>`; the theme's
@@ -62,33 +55,19 @@ pub fn lang_dir(lang: &str) -> String {
     format!("{DIR}/{lang}")
 }
 
-/// Indexes every article of `output`, one index per language made on its own thread; returns
-/// the files to add, paths under [`DIR`]. A site without articles gets no index (the search
-/// box then says it found nothing).
-pub fn index(output: &Output) -> Result<Files, Diagnostics> {
-    let by_lang = pages_by_lang(output);
-    let langs: Vec<&str> = by_lang.keys().map(String::as_str).collect();
-    Ok(index_langs(&by_lang, &langs)?
-        .into_values()
-        .flatten()
-        .collect())
-}
-
-/// Indexes the languages `langs` of `by_lang`, each on its own thread; returns each
-/// language's files.
+/// Indexes each language of `langs` (with its articles, in the order their numbers in the
+/// index follow) on its own thread; returns each language's files, paths under [`DIR`].
 pub fn index_langs(
-    by_lang: &BTreeMap<String, Vec<(&str, &str)>>,
-    langs: &[&str],
+    langs: &[(&str, &[Source<'_>])],
 ) -> Result<BTreeMap<String, Files>, Diagnostics> {
-    let results: Vec<(String, std::thread::Result<Files>)> = std::thread::scope(|scope| {
+    let results: Vec<(&str, std::thread::Result<Files>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = langs
             .iter()
-            .filter_map(|lang| by_lang.get_key_value(*lang))
-            .map(|(lang, pages)| (lang, scope.spawn(move || index_lang(lang, pages))))
+            .map(|&(lang, pages)| (lang, scope.spawn(move || index_lang(lang, pages))))
             .collect();
         handles
             .into_iter()
-            .map(|(lang, handle)| (lang.clone(), handle.join()))
+            .map(|(lang, handle)| (lang, handle.join()))
             .collect()
     });
     let mut diags = Diagnostics::default();
@@ -96,7 +75,7 @@ pub fn index_langs(
     for (lang, result) in results {
         match result {
             Ok(f) => {
-                files.insert(lang, f);
+                files.insert(lang.to_string(), f);
             }
             Err(_) => diags.extend(fail(format!("indexing the `{lang}` pages crashed"))),
         }
@@ -104,13 +83,10 @@ pub fn index_langs(
     diags.into_result(files)
 }
 
-/// The index of one language's pages: the files of [`files::build`], paths under
-/// [`lang_dir`]. Pages are read on all cores.
-fn index_lang(lang: &str, pages: &[(&str, &str)]) -> Files {
-    let pages: Vec<page::Page> = pages
-        .par_iter()
-        .map(|(path, html)| page::read(path, html))
-        .collect();
+/// The index of one language's articles: the files of [`files::build`], paths under
+/// [`lang_dir`]. Words are counted on all cores.
+fn index_lang(lang: &str, sources: &[Source<'_>]) -> Files {
+    let pages: Vec<page::Page> = sources.par_iter().map(page::of_article).collect();
     files::build(&lang_dir(lang), &pages)
 }
 
@@ -125,25 +101,35 @@ fn fail(message: String) -> Diagnostics {
 mod tests {
     use super::*;
 
-    fn page(lang: &str, body: &str) -> Vec<u8> {
-        format!(
-            "<!DOCTYPE html><html lang=\"{lang}\"><head><title>t</title></head><body><nav>Trang chủ</nav><main data-search-body><h1>Tiêu đề</h1><p>{body}</p></main></body></html>"
-        )
-        .into_bytes()
+    fn body(text: &str) -> Text {
+        let mut t = Text::default();
+        t.push(text);
+        t
     }
 
     #[test]
     fn one_index_per_language_holding_its_own_pages() {
-        let mut output = Output::default();
-        output.insert("a/index.html".into(), page("vi", "kết nối và bắt tay"));
-        output.insert("en/a/index.html".into(), page("en", "the connection"));
-        output.insert(
-            "index.html".into(),
-            b"<html lang=\"vi\"><main>list</main></html>".to_vec(),
-        );
-        output.insert("style.css".into(), b"main{}".to_vec());
-        let files = index(&output).unwrap();
-        for lang in ["vi", "en"] {
+        let (vi, en) = (body("kết nối và bắt tay"), body("the connection"));
+        let vi = [Source {
+            url: "/a/",
+            title: "Tiêu đề",
+            tags: &[],
+            description: "",
+            body: &vi,
+        }];
+        let en = [Source {
+            url: "/en/a/",
+            title: "Title",
+            tags: &[],
+            description: "",
+            body: &en,
+        }];
+        let files: Files = index_langs(&[("vi", &vi), ("en", &en)])
+            .unwrap()
+            .into_values()
+            .flatten()
+            .collect();
+        for (lang, url, word) in [("vi", "/a/", "bắt"), ("en", "/en/a/", "connection")] {
             let path = format!("search/{lang}/index.json");
             let entry = &files.iter().find(|(p, _)| *p == path).unwrap().1;
             let entry: serde_json::Value = serde_json::from_slice(entry).unwrap();
@@ -155,32 +141,23 @@ mod tests {
             let fragment = format!("search/{lang}/f/{set}/0.json");
             let fragment = &files.iter().find(|(p, _)| *p == fragment).unwrap().1;
             let fragment: serde_json::Value = serde_json::from_slice(fragment).unwrap();
-            let url = if lang == "vi" { "/a/" } else { "/en/a/" };
             assert_eq!(fragment["url"], url);
+            let chunks: Vec<&[u8]> = files
+                .iter()
+                .filter(|(p, _)| p.starts_with(&format!("search/{lang}/c/")))
+                .map(|(_, b)| b.as_slice())
+                .collect();
+            assert!(
+                chunks
+                    .iter()
+                    .any(|c| String::from_utf8_lossy(c).contains(&format!("\"{word}\""))),
+                "{word} is in the {lang} index"
+            );
         }
         assert!(
             files
                 .iter()
                 .all(|(p, _)| p.starts_with("search/vi/") || p.starts_with("search/en/"))
         );
-    }
-
-    #[test]
-    fn the_language_is_read_from_the_html_element() {
-        assert_eq!(
-            lang_of("<!DOCTYPE html><html lang=\"vi\" class=\"x\"><p lang=\"en\">"),
-            "vi"
-        );
-        assert_eq!(lang_of("<html class=\"x\"><p lang=\"en\">"), "");
-    }
-
-    #[test]
-    fn no_articles_no_index() {
-        let mut output = Output::default();
-        output.insert(
-            "index.html".into(),
-            b"<html lang=\"vi\"><main>list</main></html>".to_vec(),
-        );
-        assert!(index(&output).unwrap().is_empty());
     }
 }

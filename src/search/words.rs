@@ -21,16 +21,6 @@ pub fn is_word_char(c: char) -> bool {
     }
 }
 
-/// `char::is_whitespace`, answered without a table look-up for the letters of Latin, Greek,
-/// Cyrillic and the other scripts up to U+1FFF (none of which is whitespace but U+1680).
-pub fn is_space(c: char) -> bool {
-    match c {
-        '\0'..='\x7f' => c.is_ascii_whitespace() || c == '\x0b',
-        '\u{100}'..='\u{167f}' | '\u{1681}'..='\u{1fff}' => false,
-        _ => c.is_whitespace(),
-    }
-}
-
 /// The words of `text`, in order, as written.
 pub fn split(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !is_word_char(c))
@@ -39,11 +29,28 @@ pub fn split(text: &str) -> impl Iterator<Item = &str> {
 
 /// A word as spelled, lower-cased and composed (NFC): `Kết` → `kết`. Pages whose text has
 /// the query's spelling rank first.
+#[cfg(test)]
 pub fn spelling(word: &str) -> String {
+    let mut out = String::new();
+    push_spelling(&mut out, word, &mut String::new());
+    out
+}
+
+/// Appends the spelling of `word` ([`spelling`]) to `out`; `scratch` is room to lower-case a
+/// word that is not ASCII in (text is mostly composed already, and then is not composed again).
+pub fn push_spelling(out: &mut String, word: &str, scratch: &mut String) {
     if word.is_ascii() {
-        word.to_ascii_lowercase()
+        out.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        return;
+    }
+    scratch.clear();
+    scratch.extend(word.chars().flat_map(char::to_lowercase));
+    if unicode_normalization::is_nfc_quick(scratch.chars())
+        == unicode_normalization::IsNormalized::Yes
+    {
+        out.push_str(scratch);
     } else {
-        word.to_lowercase().nfc().collect()
+        out.extend(scratch.nfc());
     }
 }
 
@@ -81,7 +88,6 @@ mod tests {
                 c.is_alphanumeric() || is_combining_mark(c),
                 "{c:?}"
             );
-            assert_eq!(is_space(c), c.is_whitespace(), "{c:?}");
         }
     }
 

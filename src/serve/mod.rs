@@ -21,7 +21,6 @@ use tokio::sync::watch as tokio_watch;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::experiments::Progress;
-use crate::output::Output;
 use crate::pipeline::{BuildOptions, SearchIndex, SearchJob, SearchWhen, Session};
 use state::Snapshot;
 use watch::{Changes, Watcher};
@@ -237,8 +236,8 @@ enum LoopMsg {
     Stop,
 }
 
-/// A search index to make from the pages of a published site.
-type IndexRequest = (SearchJob, Arc<Output>);
+/// A search index to make, for a published site.
+type IndexRequest = SearchJob;
 
 /// Makes search indexes on its own thread, so that publishing pages never waits for one; of
 /// the requests that queued up while it worked, only the newest is made. Stops when the
@@ -252,9 +251,9 @@ fn spawn_indexer(done: mpsc::Sender<LoopMsg>) -> std::io::Result<mpsc::Sender<In
                 while let Ok(newer) = rx.try_recv() {
                     request = newer;
                 }
-                let (job, site) = request;
+                let job = request;
                 let started = Instant::now();
-                let result = job.run(&site);
+                let result = job.run();
                 let msg = LoopMsg::Indexed {
                     job,
                     result,
@@ -424,21 +423,21 @@ struct LoopContext {
     indexing: Option<SearchJob>,
 }
 
-/// Asks the indexer for `job` on the pages of `snapshot` unless it is already making an index
-/// of the same pages; returns the index now being made.
+/// Asks the indexer for `job`, the index of the site of `snapshot`, unless it is already
+/// making an index of the same articles; returns the index now being made.
 fn request_index(
     indexer: &mpsc::Sender<IndexRequest>,
     indexing: Option<SearchJob>,
     job: Option<SearchJob>,
     snapshot: &Snapshot,
 ) -> Option<SearchJob> {
-    let (Some(job), Some(site)) = (job, &snapshot.site) else {
+    let (Some(job), Some(_)) = (job, &snapshot.site) else {
         return indexing;
     };
     if indexing.as_ref() == Some(&job) {
         return indexing;
     }
-    match indexer.send((job.clone(), site.clone())) {
+    match indexer.send(job.clone()) {
         Ok(()) => Some(job),
         Err(_) => None,
     }

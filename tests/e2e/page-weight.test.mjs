@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const script = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'quality', 'page-weight.mjs');
 
 function article(body, extraHead = '') {
-  return `<!DOCTYPE html><html><head><link rel="stylesheet" href="/style.css"><link rel="icon" href="/favicon.svg">${extraHead}<script src="/theme.js" defer></script></head><body><main id="main" data-search-body>${body}</main></body></html>`;
+  return `<!DOCTYPE html><html><head><meta property="og:type" content="article"><link rel="stylesheet" href="/style.css"><link rel="icon" href="/favicon.svg">${extraHead}<script src="/theme.js" defer></script></head><body><main id="main">${body}</main></body></html>`;
 }
 
 function check(site, limit) {
