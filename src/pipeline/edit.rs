@@ -128,11 +128,15 @@ impl Session {
             memo.bodies.insert(edit.key, edit.body.clone());
             if let Some(search) = memo.search_pages.get_mut(lang.code()) {
                 if let Some(a) = search.articles.iter_mut().find(|a| a.page == i) {
-                    let article =
-                        super::SearchArticle::new(i, &kept.site, edit.key, edit.body.clone());
+                    let article = super::search::SearchArticle::new(
+                        i,
+                        &kept.site,
+                        edit.key,
+                        edit.body.clone(),
+                    );
                     if article.mark != a.mark {
-                        super::xor(&mut search.key, &a.mark);
-                        super::xor(&mut search.key, &article.mark);
+                        super::search::xor(&mut search.key, &a.mark);
+                        super::search::xor(&mut search.key, &article.mark);
                         *a = Arc::new(article);
                         searched.insert(lang.code().to_string());
                     }
