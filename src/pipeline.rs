@@ -79,7 +79,11 @@ pub fn build_with_progress(
     opts: &BuildOptions,
     progress: &dyn Progress,
 ) -> Result<Built, Diagnostics> {
-    Session::new(opts.clone()).build(progress)
+    Session {
+        once: true,
+        ..Session::new(opts.clone())
+    }
+    .build(progress)
 }
 
 /// Builds that share what did not change between them (`serve`, benchmarks): parsed articles
@@ -90,6 +94,9 @@ pub fn build_with_progress(
 pub struct Session {
     opts: BuildOptions,
     memo: Memo,
+    /// A session of one build (`measured build`): it skips what only a later build would use
+    /// (hashing every page's template context).
+    once: bool,
 }
 
 #[derive(Default)]
@@ -141,6 +148,7 @@ impl Session {
         Session {
             opts,
             memo: Memo::default(),
+            once: false,
         }
     }
 
@@ -304,7 +312,7 @@ impl Session {
             _ => Arc::new(site.all_related(RELATED)),
         };
         self.memo.related = Some((related_key, related.clone()));
-        let (mut output, pages) = render::render(&RenderInput {
+        let (mut output, pages, pages_rendered) = render::render(&RenderInput {
             config: &config,
             site: &site,
             bodies: &bodies,
@@ -314,12 +322,8 @@ impl Session {
             reproduce: &reproduce,
             notices: &notices,
             related: &related,
-            memo: &self.memo.pages,
+            memo: (!self.once).then_some(&self.memo.pages),
         })?;
-        let pages_rendered = pages
-            .iter()
-            .filter(|(path, (hash, _))| self.memo.pages.get(*path).is_none_or(|(h, _)| h != hash))
-            .count();
         self.memo.pages = pages;
         let mut results_files = std::collections::HashMap::new();
         for (p, names) in site.pages.iter().zip(&used) {

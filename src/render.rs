@@ -164,8 +164,9 @@ pub struct RenderInput<'a> {
     pub notices: &'a [Option<String>],
     /// Per page: its related pages ([`Site::all_related`]).
     pub related: &'a [Vec<usize>],
-    /// Pages of the previous build in this session (empty for a one-off build).
-    pub memo: &'a PageMemo,
+    /// Pages of the previous build in this session, reused where their context is the same;
+    /// `None` for a build that no other follows (`measured build`): no page is hashed or kept.
+    pub memo: Option<&'a PageMemo>,
 }
 
 /// One experiment in an article's "Reproduce" section.
@@ -282,8 +283,9 @@ struct ArticleCtx<'a> {
     translation_notice: Option<String>,
 }
 
-/// Renders every page of the site.
-pub fn render(input: &RenderInput<'_>) -> Result<(Output, PageMemo), Diagnostics> {
+/// Renders every page of the site; returns the output, the pages for the next build's memo
+/// (none without a memo), and how many pages went through a template (not reused).
+pub fn render(input: &RenderInput<'_>) -> Result<(Output, PageMemo, usize), Diagnostics> {
     let shared = Shared::new(input);
     let pages: Vec<Result<File, Diagnostic>> = (0..input.site.pages.len())
         .into_par_iter()
@@ -328,8 +330,9 @@ pub fn render(input: &RenderInput<'_>) -> Result<(Output, PageMemo), Diagnostics
             .for_each(|(p, b)| output.insert_shared(p, b)),
         Err(d) => diags.push(d),
     }
+    let rendered = shared.rendered.into_inner();
     let memo = shared.fresh.into_inner().unwrap_or_default();
-    diags.into_result((output, memo))
+    diags.into_result((output, memo, rendered))
 }
 
 /// Renders the article pages `pages` and the feeds of `feeds` only, the files that depend on
@@ -400,6 +403,8 @@ struct Shared<'a> {
     per_lang: BTreeMap<Lang, (Value, Value)>,
     /// Pages rendered (or reused) by this build, for the next one.
     fresh: Mutex<PageMemo>,
+    /// How many pages went through a template.
+    rendered: std::sync::atomic::AtomicUsize,
 }
 
 impl<'a> Shared<'a> {
@@ -433,6 +438,7 @@ impl<'a> Shared<'a> {
             input,
             per_lang,
             fresh: Mutex::new(PageMemo::new()),
+            rendered: Default::default(),
         }
     }
 
@@ -446,6 +452,17 @@ impl<'a> Shared<'a> {
         ctx: &Context,
         keys: &[&str],
     ) -> Result<Arc<[u8]>, Diagnostic> {
+        let render = || -> Result<Arc<[u8]>, Diagnostic> {
+            self.rendered
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(Arc::from(
+                self.input.templates.render(template, ctx)?.into_bytes(),
+            ))
+        };
+        // Hashing a context costs more than rendering it: only when a build follows.
+        let Some(memo) = self.input.memo else {
+            return render();
+        };
         let mut hasher = blake3::Hasher::new();
         hasher.update(template.as_bytes());
         for key in keys {
@@ -458,9 +475,9 @@ impl<'a> Shared<'a> {
             }
         }
         let hash = hasher.finalize();
-        let bytes = match self.input.memo.get(path) {
+        let bytes = match memo.get(path) {
             Some((h, bytes)) if *h == hash => bytes.clone(),
-            _ => Arc::from(self.input.templates.render(template, ctx)?.into_bytes()),
+            _ => render()?,
         };
         self.fresh
             .lock()

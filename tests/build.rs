@@ -804,6 +804,19 @@ fn a_session_that_indexes_later_publishes_first_and_reindexes_the_changed_langua
 }
 
 #[test]
+fn a_one_off_build_makes_the_same_site_as_a_sessions_first_build() {
+    // A one-off build (`measured build`) hashes no page for a next build; it must still
+    // render every page, the same.
+    let site = TestSite::fixture("basic");
+    let once = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let mut session = measured::pipeline::Session::new(site.options());
+    let first = session.build(&measured::experiments::Silent).unwrap();
+    assert_eq!(once.output, first.output);
+    assert_eq!(once.work, first.work);
+    assert!(once.work.pages_rendered > 10, "{:?}", once.work);
+}
+
+#[test]
 fn a_session_rebuild_renders_only_what_changed() {
     let site = TestSite::fixture("basic");
     let mut session = measured::pipeline::Session::new(site.options());

@@ -166,7 +166,7 @@ impl Session {
                 reproduce: &kept.reproduce,
                 notices: &kept.notices,
                 related: &kept.related,
-                memo: &memo.pages,
+                memo: Some(&memo.pages),
             },
             &pages,
             &feeds,
