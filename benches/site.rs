@@ -365,6 +365,9 @@ impl Stats {
 /// Runs `cmd` under `/usr/bin/time`, which reports the child's peak RSS in KB.
 fn timed(cmd: &[String]) -> Res<Run> {
     let rss_file = tempfile::NamedTempFile::new()?;
+    // What the previous build wrote goes to disk first: the kernel's writeback would
+    // otherwise take the cores and the file system's locks during this one.
+    Command::new("sync").status()?;
     let started = Instant::now();
     let status = Command::new("/usr/bin/time")
         .arg("-f")
