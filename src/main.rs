@@ -156,6 +156,9 @@ fn main() -> ExitCode {
                         built.experiments_used.len(),
                         built.experiments_ran.len()
                     );
+                    // The process ends here: freeing the whole site in memory, page by page,
+                    // would only delay it.
+                    std::mem::forget(built);
                 })
         }
         Command::Check {

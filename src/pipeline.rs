@@ -79,11 +79,15 @@ pub fn build_with_progress(
     opts: &BuildOptions,
     progress: &dyn Progress,
 ) -> Result<Built, Diagnostics> {
-    Session {
+    let mut session = Session {
         once: true,
         ..Session::new(opts.clone())
-    }
-    .build(progress)
+    };
+    let built = session.build(progress);
+    // Nothing reads a one-off session's memo again, and freeing it (every article's source,
+    // body and text) takes a while: on another thread, while the caller writes the site.
+    std::thread::spawn(move || drop(session));
+    built
 }
 
 /// Builds that share what did not change between them (`serve`, benchmarks): parsed articles
@@ -365,15 +369,21 @@ impl Session {
         self.memo.stylesheet = Some((themes, stylesheet));
         add_static_files(&config, &theme, &site, &mut output)?;
         check_links(&site, &bodies, &output)?;
-        let pending = if config.search {
-            self.search_index(&mut output, &site, &keys, &bodies)?
-        } else {
-            None
-        };
+        // The highlight cache is saved (on one core) while the search index is made: neither
+        // reads what the other writes.
+        let pending = std::thread::scope(|scope| {
+            // A cache that cannot be saved only costs time in the next build.
+            let saving = scope.spawn(|| highlighter.save());
+            let pending = if config.search {
+                self.search_index(&mut output, &site, &keys, &bodies)
+            } else {
+                Ok(None)
+            };
+            let _ = saving.join();
+            pending
+        })?;
         self.memo.bodies = keys.iter().copied().zip(bodies.iter().cloned()).collect();
         self.memo.measurements = stamp.map(|key| (key, measurements.clone()));
-        // A cache that cannot be saved only costs time in the next build.
-        let _ = highlighter.save();
         let missing_translations = missing_translations(&config, &site);
         let pages = site.pages.len();
         let anchor_links = edit::anchor_links(&site, &bodies);
