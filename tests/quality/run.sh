@@ -24,8 +24,8 @@ trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do curl -sf -o /dev/null "$base/" && break; sleep 0.1; done
 
 # One article per language: the first page marked as an article, at the root and under en/.
-vi_article=$(grep -rl --include=index.html 'data-search-body' "$site" | sed "s|^$site||; s|index.html$||" | grep -v '^/en/' | sort | head -n 1)
-en_article=$(grep -rl --include=index.html 'data-search-body' "$site/en" | sed "s|^$site||; s|index.html$||" | sort | head -n 1)
+vi_article=$(grep -rl --include=index.html '<meta property="og:type" content="article">' "$site" | sed "s|^$site||; s|index.html$||" | grep -v '^/en/' | sort | head -n 1)
+en_article=$(grep -rl --include=index.html '<meta property="og:type" content="article">' "$site/en" | sed "s|^$site||; s|index.html$||" | sort | head -n 1)
 pages=("/" "$vi_article" "$en_article")
 echo "pages checked: ${pages[*]}"
 status=0
