@@ -127,19 +127,10 @@ impl Session {
             }
             memo.bodies.insert(edit.key, edit.body.clone());
             if let Some(search) = memo.search_pages.get_mut(lang.code()) {
-                if let Some(a) = search.articles.iter_mut().find(|a| a.page == i) {
-                    let article = super::search::SearchArticle::new(
-                        i,
-                        &kept.site,
-                        edit.key,
-                        edit.body.clone(),
-                    );
-                    if article.mark != a.mark {
-                        super::search::xor(&mut search.key, &a.mark);
-                        super::search::xor(&mut search.key, &article.mark);
-                        *a = Arc::new(article);
-                        searched.insert(lang.code().to_string());
-                    }
+                let article =
+                    super::search::SearchArticle::new(i, &kept.site, edit.key, edit.body.clone());
+                if search.replace(article) {
+                    searched.insert(lang.code().to_string());
                 }
             }
             kept.site.pages[i].doc = edit.doc;
@@ -191,7 +182,7 @@ impl Session {
         let keys = searched
             .into_iter()
             .filter_map(|lang| {
-                let key = blake3::Hash::from(memo.search_pages.get(&lang)?.key);
+                let key = memo.search_pages.get(&lang)?.key();
                 Some((lang, key))
             })
             .collect();

@@ -75,14 +75,14 @@ impl SearchJob {
 #[derive(Debug)]
 pub(super) struct SearchArticle {
     /// Its index in the site's pages.
-    pub(super) page: usize,
+    page: usize,
     url: String,
     title: String,
     tags: Vec<String>,
     description: String,
     body: Arc<Rendered>,
     /// The identity of what the index reads of it (URL, title, tags, description, body).
-    pub(super) mark: [u8; 32],
+    mark: [u8; 32],
 }
 
 impl SearchArticle {
@@ -149,13 +149,40 @@ pub type SearchFiles = Vec<(String, Arc<[u8]>)>;
 /// A language's articles as the search index reads them, and the identity of all of them.
 #[derive(Debug, Default)]
 pub(super) struct SearchPages {
-    pub(super) articles: Vec<Arc<SearchArticle>>,
+    articles: Vec<Arc<SearchArticle>>,
     /// The exclusive or of every article's [`SearchArticle::mark`]: an edit replaces one
     /// article's mark without going through the others.
-    pub(super) key: [u8; 32],
+    key: [u8; 32],
 }
 
-pub(super) fn xor(key: &mut [u8; 32], mark: &[u8; 32]) {
+impl SearchPages {
+    fn add(&mut self, article: SearchArticle) {
+        xor(&mut self.key, &article.mark);
+        self.articles.push(Arc::new(article));
+    }
+
+    /// Puts `article` in the place of the article of the same page; returns whether what the
+    /// index reads of it changed (false too when the page is not one of these articles).
+    pub(super) fn replace(&mut self, article: SearchArticle) -> bool {
+        let Some(old) = self.articles.iter_mut().find(|a| a.page == article.page) else {
+            return false;
+        };
+        if old.mark == article.mark {
+            return false;
+        }
+        xor(&mut self.key, &old.mark);
+        xor(&mut self.key, &article.mark);
+        *old = Arc::new(article);
+        true
+    }
+
+    /// The identity of all the articles.
+    pub(super) fn key(&self) -> blake3::Hash {
+        blake3::Hash::from(self.key)
+    }
+}
+
+fn xor(key: &mut [u8; 32], mark: &[u8; 32]) {
     key.iter_mut().zip(mark).for_each(|(k, m)| *k ^= m);
 }
 
@@ -173,21 +200,18 @@ impl Session {
     ) -> Result<Option<SearchJob>, Diagnostics> {
         let mut by_lang: BTreeMap<String, SearchPages> = BTreeMap::new();
         for (i, (key, body)) in body_keys.iter().zip(bodies).enumerate() {
-            let article = SearchArticle::new(i, site, *key, body.clone());
-            let lang = site.pages[i].doc.lang.code();
-            let pages = match by_lang.get_mut(lang) {
-                Some(pages) => pages,
-                None => by_lang.entry(lang.to_string()).or_default(),
-            };
-            xor(&mut pages.key, &article.mark);
-            pages.articles.push(Arc::new(article));
+            let lang = site.pages[i].doc.lang.code().to_string();
+            by_lang
+                .entry(lang)
+                .or_default()
+                .add(SearchArticle::new(i, site, *key, body.clone()));
         }
         self.memo.search_pages = by_lang;
         let keys: Vec<(String, blake3::Hash)> = self
             .memo
             .search_pages
             .iter()
-            .map(|(lang, pages)| (lang.clone(), blake3::Hash::from(pages.key)))
+            .map(|(lang, pages)| (lang.clone(), pages.key()))
             .collect();
         // A language without articles any more has no index.
         self.memo

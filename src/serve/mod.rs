@@ -236,22 +236,18 @@ enum LoopMsg {
     Stop,
 }
 
-/// A search index to make, for a published site.
-type IndexRequest = SearchJob;
-
 /// Makes search indexes on its own thread, so that publishing pages never waits for one; of
 /// the requests that queued up while it worked, only the newest is made. Stops when the
 /// rebuild loop drops its sender.
-fn spawn_indexer(done: mpsc::Sender<LoopMsg>) -> std::io::Result<mpsc::Sender<IndexRequest>> {
-    let (tx, rx) = mpsc::channel::<IndexRequest>();
+fn spawn_indexer(done: mpsc::Sender<LoopMsg>) -> std::io::Result<mpsc::Sender<SearchJob>> {
+    let (tx, rx) = mpsc::channel::<SearchJob>();
     std::thread::Builder::new()
         .name("measured-index".into())
         .spawn(move || {
-            while let Ok(mut request) = rx.recv() {
+            while let Ok(mut job) = rx.recv() {
                 while let Ok(newer) = rx.try_recv() {
-                    request = newer;
+                    job = newer;
                 }
-                let job = request;
                 let started = Instant::now();
                 let result = job.run();
                 let msg = LoopMsg::Indexed {
@@ -418,7 +414,7 @@ struct LoopContext {
     watcher: Watcher,
     snapshots: tokio_watch::Sender<Arc<Snapshot>>,
     events: mpsc::Sender<Event>,
-    indexer: mpsc::Sender<IndexRequest>,
+    indexer: mpsc::Sender<SearchJob>,
     /// The index last asked of the indexer and not made yet.
     indexing: Option<SearchJob>,
 }
@@ -426,7 +422,7 @@ struct LoopContext {
 /// Asks the indexer for `job`, the index of the site of `snapshot`, unless it is already
 /// making an index of the same articles; returns the index now being made.
 fn request_index(
-    indexer: &mpsc::Sender<IndexRequest>,
+    indexer: &mpsc::Sender<SearchJob>,
     indexing: Option<SearchJob>,
     job: Option<SearchJob>,
     snapshot: &Snapshot,
