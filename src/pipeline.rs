@@ -143,6 +143,8 @@ pub struct Work {
     pub bodies_rendered: usize,
     /// Output files rendered from templates (not reused).
     pub pages_rendered: usize,
+    /// Code blocks highlighted by syntect (not found in the highlight cache).
+    pub blocks_highlighted: usize,
     /// Whether every stage ran (else: nothing, or only what edited bodies reach).
     pub whole: bool,
 }
@@ -248,6 +250,7 @@ impl Session {
         };
         let results_fingerprint = measurements_fingerprint(&measurements);
         let labels = labels_of(&config, &strings);
+        let misses = highlighter.misses();
         let (bodies, bodies_rendered) = render_bodies(
             &site,
             &labels,
@@ -256,6 +259,7 @@ impl Session {
             &self.memo.bodies,
             results_fingerprint,
         );
+        let blocks_highlighted = highlighter.misses() - misses;
         let claims = claims::check_site(&site, &measurements);
         let (bodies, ()) = join_results(bodies, claims)?;
         let (keys, bodies): (Vec<blake3::Hash>, Vec<Arc<Rendered>>) = bodies.into_iter().unzip();
@@ -410,6 +414,7 @@ impl Session {
             work: Work {
                 bodies_rendered,
                 pages_rendered,
+                blocks_highlighted,
                 whole: true,
             },
             search: pending,
@@ -714,22 +719,39 @@ fn render_bodies(
     usize,
 ) {
     let fresh = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<(blake3::Hash, Arc<Rendered>), Diagnostics>> = site
-        .pages
-        .par_iter()
-        .map(|p| {
-            let key = body_key(&p.doc, results);
-            if let Some(r) = memo.get(&key) {
-                return Ok((key, r.clone()));
-            }
-            fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            render_body(&p.doc, labels, highlighter, hooks).map(|r| (key, r))
+    let render = |p: &site::Page| {
+        let key = body_key(&p.doc, results);
+        if let Some(r) = memo.get(&key) {
+            return Ok((key, r.clone()));
+        }
+        fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        render_body(&p.doc, labels, highlighter, hooks).map(|r| (key, r))
+    };
+    // An article's translations share most of their code blocks, so one worker renders them one
+    // after another and the later ones find those blocks highlighted. The pages are sorted by
+    // language: split in halves between workers, both halves reached the same articles at the
+    // same time and each block was highlighted twice.
+    let articles: Vec<Vec<usize>> = (0..site.pages.len())
+        .filter(|&i| site.pages[i].translations.iter().all(|&j| j > i))
+        .map(|i| {
+            std::iter::once(i)
+                .chain(site.pages[i].translations.iter().copied())
+                .collect()
         })
         .collect();
+    let rendered: Vec<(usize, Result<(blake3::Hash, Arc<Rendered>), Diagnostics>)> = articles
+        .par_iter()
+        .flat_map_iter(|pages| pages.iter().map(|&i| (i, render(&site.pages[i]))))
+        .collect();
+    let mut by_page: Vec<Option<Result<_, Diagnostics>>> =
+        (0..site.pages.len()).map(|_| None).collect();
+    for (i, r) in rendered {
+        by_page[i] = Some(r);
+    }
     let mut diags = Diagnostics::default();
-    let mut bodies = Vec::with_capacity(results.len());
-    for r in results {
-        match r {
+    let mut bodies = Vec::with_capacity(by_page.len());
+    for r in by_page {
+        match r.expect("every page belongs to one article") {
             Ok(b) => bodies.push(b),
             Err(d) => diags.extend(d),
         }

@@ -812,8 +812,50 @@ fn a_one_off_build_makes_the_same_site_as_a_sessions_first_build() {
     let mut session = measured::pipeline::Session::new(site.options());
     let first = session.build(&measured::experiments::Silent).unwrap();
     assert_eq!(once.output, first.output);
-    assert_eq!(once.work, first.work);
+    // The same work, but for the code blocks: the one-off build saved them highlighted.
+    assert!(once.work.blocks_highlighted > 0, "{:?}", once.work);
+    assert_eq!(
+        first.work,
+        measured::pipeline::Work {
+            blocks_highlighted: 0,
+            ..once.work
+        }
+    );
     assert!(once.work.pages_rendered > 10, "{:?}", once.work);
+}
+
+#[test]
+fn a_code_block_shared_by_translations_is_highlighted_once_and_never_again() {
+    // Translations usually carry the same code. Rendered by workers racing each other over
+    // the pages, both languages of an article missed the cache together and each block was
+    // highlighted twice; a later build must find every block in the saved cache.
+    let site = TestSite::new();
+    let articles = 24;
+    for k in 0..articles {
+        let code: String = (0..40)
+            .map(|line| format!("fn f{k}_{line}(x: u64) -> u64 {{ x.wrapping_mul({line}) }}\n"))
+            .collect();
+        for (lang, title) in [("vi", "Bài"), ("en", "Article")] {
+            site.article(
+                &format!("a{k}"),
+                lang,
+                &format!("title: {title} {k}\ndate: 2026-01-01"),
+                &format!("Text.\n\n```rust\n{code}```\n"),
+            );
+        }
+    }
+    let first = measured::build_to_disk(&site.options(), None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(first.work.bodies_rendered, 2 * articles);
+    assert_eq!(
+        first.work.blocks_highlighted, articles,
+        "one per distinct block"
+    );
+    let second = measured::build_to_disk(&site.options(), None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        second.work.blocks_highlighted, 0,
+        "all from the saved cache"
+    );
+    assert_eq!(first.output, second.output);
 }
 
 #[test]
@@ -939,6 +981,7 @@ mod edits {
             Work {
                 bodies_rendered: 1,
                 pages_rendered: 2,
+                blocks_highlighted: 1,
                 whole: false,
             },
             "the article and atom.xml, and no other stage"
@@ -1046,6 +1089,7 @@ mod edits {
             Work {
                 bodies_rendered: 1,
                 pages_rendered: 3,
+                blocks_highlighted: 0,
                 whole: false,
             },
             "both articles and the Vietnamese feed"

@@ -94,7 +94,9 @@ impl Session {
             config: &last.config,
             highlighter,
         };
+        let misses = highlighter.misses();
         let read = read_edits(kept, &self.memo.bodies, &last.config.root, changed, &hooks);
+        let blocks_highlighted = highlighter.misses() - misses;
         let Some(edits) = read? else {
             return Ok(None);
         };
@@ -176,6 +178,7 @@ impl Session {
         last.work = Work {
             bodies_rendered,
             pages_rendered,
+            blocks_highlighted,
             whole: false,
         };
         let search = last.config.search;
