@@ -26,6 +26,11 @@ use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
 const SEED: u64 = 0x6d65_6173_7572_6564;
+
+/// The floor and the in-process indexers allocate as the generator does (`src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const OURS: &str = env!("CARGO_BIN_EXE_measured");
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
