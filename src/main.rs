@@ -10,8 +10,8 @@ use clap::{Args, Parser, Subcommand};
 use measured::experiments::{ExperimentOptions, Rerun};
 
 /// Highlighting allocates for each regex search of each line (onig regions, syntect's scope
-/// ops): with mimalloc a cold 10,000 × 2 build took about 11 % less CPU than with glibc's allocator
-/// (docs/performance.md, sixth round).
+/// ops): with mimalloc a cold 10,000 × 2 build took about 11 % less CPU than with glibc's
+/// allocator (docs/performance.md, sixth round).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
