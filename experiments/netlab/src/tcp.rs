@@ -238,6 +238,28 @@ pub fn entries(ports: &[u16], side: Side) -> Vec<Entry> {
         .collect()
 }
 
+/// A listener on 127.0.0.1 whose port no other socket uses yet.
+///
+/// Counts filter sockets by port. The kernel may hand out a port again while
+/// sockets of an earlier listener on it still wait in TIME_WAIT (for 60 s),
+/// and those would be counted as ours: one such stale socket once turned an
+/// expected 200 into 201. A port with any socket but the listener is skipped.
+pub fn fresh_listener() -> std::net::TcpListener {
+    for _ in 0..100 {
+        let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .expect("bind a listener on 127.0.0.1");
+        let port = listener
+            .local_addr()
+            .expect("the listener's address")
+            .port();
+        let c = count(&[port], Side::Both);
+        if c.total == c.listen {
+            return listener;
+        }
+    }
+    panic!("no port on 127.0.0.1 free of other sockets in 100 tries");
+}
+
 /// Read a sysctl file (e.g. `/proc/sys/net/ipv4/tcp_fin_timeout`) as numbers.
 pub fn sysctl_numbers(path: &str) -> Vec<u64> {
     std::fs::read_to_string(path)

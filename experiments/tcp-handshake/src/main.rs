@@ -36,7 +36,7 @@ struct EchoServer {
 
 impl EchoServer {
     fn start() -> EchoServer {
-        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let listener = tcp::fresh_listener();
         let addr = listener.local_addr().unwrap();
         let done = Arc::new(AtomicUsize::new(0));
         let done2 = done.clone();
@@ -399,7 +399,7 @@ fn snapshot(phase: &'static str, phase_vi: &'static str, port: u16) -> Phase {
 /// Socket states of one fresh port: before, during and after HELD connections.
 fn states(results: &mut Results) {
     // ANCHOR: states
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let listener = tcp::fresh_listener(); // 127.0.0.1, a port no other socket uses
     let port = listener.local_addr().unwrap().port();
     let before = snapshot("before", "trước", port);
 

@@ -8,7 +8,7 @@ use netlab::tcp::{self, Counts, Side, State};
 use serde::Serialize;
 use socket2::SockRef;
 use std::io::{Read, Write};
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -61,7 +61,7 @@ fn settle(port: u16) {
 }
 
 fn short_connections(closer: Closer) -> (Row, u16) {
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let listener = tcp::fresh_listener();
     let port = listener.local_addr().unwrap().port();
     let t0 = Instant::now();
     let server = std::thread::spawn(move || {
@@ -160,7 +160,7 @@ fn leak_phase(
 }
 
 fn forgetful_server(results: &mut Results) {
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let listener = tcp::fresh_listener();
     let port = listener.local_addr().unwrap().port();
     let fds0 = open_fds();
     let (ready_tx, ready_rx) = mpsc::channel();
