@@ -731,27 +731,16 @@ fn render_bodies(
     // after another and the later ones find those blocks highlighted. The pages are sorted by
     // language: split in halves between workers, both halves reached the same articles at the
     // same time and each block was highlighted twice.
-    let articles: Vec<Vec<usize>> = (0..site.pages.len())
-        .filter(|&i| site.pages[i].translations.iter().all(|&j| j > i))
-        .map(|i| {
-            std::iter::once(i)
-                .chain(site.pages[i].translations.iter().copied())
-                .collect()
-        })
-        .collect();
-    let rendered: Vec<(usize, Result<(blake3::Hash, Arc<Rendered>), Diagnostics>)> = articles
+    let articles: Vec<Vec<usize>> = site.articles().collect();
+    let mut rendered: Vec<(usize, Result<(blake3::Hash, Arc<Rendered>), Diagnostics>)> = articles
         .par_iter()
         .flat_map_iter(|pages| pages.iter().map(|&i| (i, render(&site.pages[i]))))
         .collect();
-    let mut by_page: Vec<Option<Result<_, Diagnostics>>> =
-        (0..site.pages.len()).map(|_| None).collect();
-    for (i, r) in rendered {
-        by_page[i] = Some(r);
-    }
+    rendered.sort_unstable_by_key(|(i, _)| *i);
     let mut diags = Diagnostics::default();
-    let mut bodies = Vec::with_capacity(by_page.len());
-    for r in by_page {
-        match r.expect("every page belongs to one article") {
+    let mut bodies = Vec::with_capacity(rendered.len());
+    for (_, r) in rendered {
+        match r {
             Ok(b) => bodies.push(b),
             Err(d) => diags.extend(d),
         }
@@ -863,14 +852,10 @@ fn check_links(site: &Site, bodies: &[Arc<Rendered>], output: &Output) -> Result
 
 fn missing_translations(config: &SiteConfig, site: &Site) -> Vec<(PathBuf, Vec<String>)> {
     let mut out = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for p in &site.pages {
-        if !seen.insert(&p.doc.dir) {
-            continue;
-        }
-        let have: Vec<&crate::lang::Lang> = std::iter::once(&p.doc.lang)
-            .chain(p.translations.iter().map(|&i| &site.pages[i].doc.lang))
-            .collect();
+    for pages in site.articles() {
+        let p = &site.pages[pages[0]];
+        let have: Vec<&crate::lang::Lang> =
+            pages.iter().map(|&i| &site.pages[i].doc.lang).collect();
         let missing: Vec<String> = config
             .langs()
             .filter(|l| !have.contains(l))

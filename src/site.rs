@@ -222,6 +222,18 @@ fn group_series(pages: &[Page]) -> BTreeMap<Lang, BTreeMap<String, Vec<usize>>> 
 }
 
 impl Site {
+    /// Each article's pages: its page in the first of its languages (in the site's order), then
+    /// its translations.
+    pub fn articles(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        (0..self.pages.len())
+            .filter(|&i| self.pages[i].translations.iter().all(|&j| j > i))
+            .map(|i| {
+                std::iter::once(i)
+                    .chain(self.pages[i].translations.iter().copied())
+                    .collect()
+            })
+    }
+
     /// The parts of `page`'s series, in order.
     pub fn series_of(&self, page: usize) -> Option<(&str, &[usize])> {
         let p = &self.pages[page];

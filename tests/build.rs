@@ -844,13 +844,13 @@ fn a_code_block_shared_by_translations_is_highlighted_once_and_never_again() {
             );
         }
     }
-    let first = measured::build_to_disk(&site.options(), None).unwrap_or_else(|e| panic!("{e}"));
+    let first = site.build().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(first.work.bodies_rendered, 2 * articles);
     assert_eq!(
         first.work.blocks_highlighted, articles,
         "one per distinct block"
     );
-    let second = measured::build_to_disk(&site.options(), None).unwrap_or_else(|e| panic!("{e}"));
+    let second = site.build().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         second.work.blocks_highlighted, 0,
         "all from the saved cache"
