@@ -13,7 +13,7 @@ use crate::highlight::Highlighter;
 use crate::inject::{self, Injector};
 use crate::markdown::{self, Labels, Rendered};
 use crate::output::Output;
-use crate::render::{self, RenderInput, Reproduce};
+use crate::render::{self, RenderInputs, Reproduce};
 use crate::site::{AssembleOptions, Site};
 use crate::{claims, config, content, i18n, links, site, theme, write};
 
@@ -294,7 +294,7 @@ impl Session {
         let reproduce: Vec<Vec<Reproduce>> = used
             .iter()
             .zip(&site.pages)
-            .map(|(names, p)| reproduce_of(&config, p, names, &measurements))
+            .map(|(names, p)| render::reproduce_of(&config, p, names, &measurements))
             .collect();
         let (notices, warnings) = translation_notices(&config, &site, &strings);
         // Related pages depend on every page's language, date, tags and series, not on bodies.
@@ -320,19 +320,22 @@ impl Session {
             _ => Arc::new(site.all_related(RELATED)),
         };
         self.memo.related = Some((related_key, related.clone()));
-        let (mut output, pages, pages_rendered) = render::render(&RenderInput {
-            config: &config,
-            site: &site,
-            bodies: &bodies,
-            strings: &strings,
-            templates: &templates,
-            extra_pages: &extra_pages,
-            reproduce: &reproduce,
-            notices: &notices,
-            related: &related,
-            memo: (!self.once).then_some(&self.memo.pages),
-        })?;
-        self.memo.pages = pages;
+        let inputs = RenderInputs {
+            config,
+            site,
+            bodies,
+            strings,
+            templates,
+            extra_pages,
+            reproduce,
+            notices,
+            related,
+        };
+        let (mut output, rendering) =
+            render::render(&inputs, (!self.once).then_some(&self.memo.pages))?;
+        self.memo.pages = rendering.pages;
+        let pages_rendered = rendering.rendered;
+        let (config, site, bodies) = (&inputs.config, &inputs.site, &inputs.bodies);
         let mut results_files = std::collections::HashMap::new();
         for (p, names) in site.pages.iter().zip(&used) {
             if names.is_empty() {
@@ -347,7 +350,7 @@ impl Session {
             );
             let bytes = match self.memo.results_files.get(&key) {
                 Some(bytes) => bytes.clone(),
-                None => Arc::from(results_json(p, names, &measurements)),
+                None => Arc::from(render::results_json(p, names, &measurements)),
             };
             output.insert_shared(
                 format!("{}results.json", p.url.trim_start_matches('/')),
@@ -371,15 +374,15 @@ impl Session {
         };
         output.insert("highlight.css".into(), stylesheet.clone().into_bytes());
         self.memo.stylesheet = Some((themes, stylesheet));
-        add_static_files(&config, &theme, &site, &mut output)?;
-        check_links(&site, &bodies, &output)?;
+        add_static_files(config, &theme, site, &mut output)?;
+        check_links(site, bodies, &output)?;
         // The highlight cache is saved (on one core) while the search index is made: neither
         // reads what the other writes.
         let pending = std::thread::scope(|scope| {
             // A cache that cannot be saved only costs time in the next build.
             let saving = scope.spawn(|| highlighter.save());
             let pending = if config.search {
-                self.search_index(&mut output, &site, &keys, &bodies)
+                self.search_index(&mut output, site, &keys, bodies)
             } else {
                 Ok(None)
             };
@@ -388,19 +391,13 @@ impl Session {
         })?;
         self.memo.bodies = keys.iter().copied().zip(bodies.iter().cloned()).collect();
         self.memo.measurements = stamp.map(|key| (key, measurements.clone()));
-        let missing_translations = missing_translations(&config, &site);
+        let missing_translations = missing_translations(config, site);
         let pages = site.pages.len();
-        let anchor_links = edit::anchor_links(&site, &bodies);
+        let anchor_links = edit::anchor_links(site, bodies);
+        let config = config.clone();
         self.memo.kept = Some(edit::Kept {
-            strings,
-            templates,
-            site,
-            bodies,
+            inputs,
             refs,
-            reproduce,
-            notices,
-            related,
-            extra_pages,
             results: results_fingerprint,
             labels,
             anchor_links,
@@ -574,48 +571,6 @@ fn stamp_trees(h: &mut blake3::Hasher, trees: &[PathBuf]) {
             }
         }
     }
-}
-
-fn reproduce_of(
-    config: &SiteConfig,
-    page: &site::Page,
-    names: &BTreeSet<String>,
-    m: &experiments::Measurements,
-) -> Vec<Reproduce> {
-    names
-        .iter()
-        .map(|name| {
-            let p = &m.by_name[name].record.provenance;
-            Reproduce {
-                experiment: name.clone(),
-                source_url: format!("{}experiments/{name}/", config.lang_prefix(&page.doc.lang)),
-                command: p.command.clone(),
-                lock_hash: p.lock_hash.clone(),
-                source_hash: p.source_hash.clone(),
-                machine: format!("{}, {} × CPU, Linux {}", p.cpu, p.cores, p.kernel),
-                rustc: p.rustc.clone(),
-                measured_at: p.measured_at.clone(),
-                quick: p.quick,
-            }
-        })
-        .collect()
-}
-
-/// `results.json` of a page: the results and provenance of every experiment it uses.
-fn results_json(
-    page: &site::Page,
-    names: &BTreeSet<String>,
-    m: &experiments::Measurements,
-) -> Vec<u8> {
-    let experiments: serde_json::Map<String, serde_json::Value> = names
-        .iter()
-        .map(|n| {
-            let r = &m.by_name[n].record;
-            (n.clone(), serde_json::json!({ "provenance": r.provenance, "results": r.results, "output": r.output }))
-        })
-        .collect();
-    let doc = serde_json::json!({ "article": page.url, "title": page.doc.front.title, "experiments": experiments });
-    serde_json::to_vec_pretty(&doc).unwrap_or_default()
 }
 
 /// Per page, the notice that its original changed since it was translated; and the warnings.

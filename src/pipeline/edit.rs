@@ -12,32 +12,23 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::diag::Diagnostics;
-use crate::i18n::Strings;
 use crate::inject::Injector;
 use crate::lang::Lang;
 use crate::markdown::{Labels, Rendered};
 use crate::output::Output;
-use crate::render::{self, ExtraPage, RenderInput, Reproduce};
+use crate::render::{self, RenderInputs};
 use crate::site::Site;
 use crate::{content, links};
 
 use super::{Built, Session, Work};
 
-/// What the last build was made from, besides its configuration and output ([`Built`]) and
-/// its measurements: everything the render stage reads.
+/// What the last build was made from, besides its output ([`Built`]) and its measurements.
 pub(super) struct Kept {
-    pub(super) strings: BTreeMap<Lang, Strings>,
-    pub(super) templates: render::Templates,
+    /// Everything the render stage read.
+    pub(super) inputs: RenderInputs,
     pub(super) labels: BTreeMap<Lang, Labels>,
-    pub(super) site: Site,
-    /// Per page: its rendered body.
-    pub(super) bodies: Vec<Arc<Rendered>>,
     /// Per page: the experiments it refers to.
     pub(super) refs: Vec<BTreeSet<String>>,
-    pub(super) reproduce: Vec<Vec<Reproduce>>,
-    pub(super) notices: Vec<Option<String>>,
-    pub(super) related: Arc<Vec<Vec<usize>>>,
-    pub(super) extra_pages: Arc<Vec<ExtraPage>>,
     /// The fingerprint of the measurements the bodies were rendered with.
     pub(super) results: blake3::Hash,
     /// Which pages link to anchors of which ([`anchor_links`]).
@@ -90,7 +81,7 @@ impl Session {
         }
         let hooks = Injector {
             measurements,
-            strings: &kept.strings,
+            strings: &kept.inputs.strings,
             config: &last.config,
             highlighter,
         };
@@ -114,12 +105,11 @@ impl Session {
             let i = edit.page;
             pages.insert(i);
             let lang = &edit.doc.lang;
-            let own = kept.site.by_lang.get(lang).map_or(&[][..], Vec::as_slice);
-            if render::feed_pages(&last.config, own).contains(&i) && !feeds.contains(lang) {
+            if render::in_feed(&kept.inputs, lang, i) && !feeds.contains(lang) {
                 feeds.push(lang.clone());
             }
-            let url = &kept.site.pages[i].url;
-            for target in anchor_targets(url, &kept.bodies[i]) {
+            let url = &kept.inputs.site.pages[i].url;
+            for target in anchor_targets(url, &kept.inputs.bodies[i]) {
                 if let Some(from) = anchors.get_mut(&target) {
                     from.remove(&i);
                 }
@@ -129,50 +119,42 @@ impl Session {
             }
             memo.bodies.insert(edit.key, edit.body.clone());
             if let Some(search) = memo.search_pages.get_mut(lang.code()) {
-                let article =
-                    super::search::SearchArticle::new(i, &kept.site, edit.key, edit.body.clone());
+                let article = super::search::SearchArticle::new(
+                    i,
+                    &kept.inputs.site,
+                    edit.key,
+                    edit.body.clone(),
+                );
                 if search.replace(article) {
                     searched.insert(lang.code().to_string());
                 }
             }
-            kept.site.pages[i].doc = edit.doc;
-            kept.bodies[i] = edit.body;
+            kept.inputs.site.pages[i].doc = edit.doc;
+            kept.inputs.bodies[i] = edit.body;
         }
         // A translation's notice follows its original's body.
         let (notices, warnings) =
-            super::translation_notices(&last.config, &kept.site, &kept.strings);
-        for (i, (new, old)) in notices.iter().zip(&kept.notices).enumerate() {
+            super::translation_notices(&last.config, &kept.inputs.site, &kept.inputs.strings);
+        for (i, (new, old)) in notices.iter().zip(&kept.inputs.notices).enumerate() {
             if new != old {
                 pages.insert(i);
             }
         }
-        kept.notices = notices;
+        kept.inputs.notices = notices;
         let pages: Vec<usize> = pages.into_iter().collect();
-        let (files, fresh) = render::render_pages(
-            &RenderInput {
-                config: &last.config,
-                site: &kept.site,
-                bodies: &kept.bodies,
-                strings: &kept.strings,
-                templates: &kept.templates,
-                extra_pages: &kept.extra_pages,
-                reproduce: &kept.reproduce,
-                notices: &kept.notices,
-                related: &kept.related,
-                memo: Some(&memo.pages),
-            },
-            &pages,
-            &feeds,
-        )?;
-        let pages_rendered = fresh
-            .iter()
-            .filter(|(path, (page, _))| memo.pages.get(*path).is_none_or(|(old, _)| old != page))
-            .count();
-        memo.pages.extend(fresh);
+        let (files, rendering) = render::render_pages(&kept.inputs, &memo.pages, &pages, &feeds)?;
+        let pages_rendered = rendering.rendered;
+        memo.pages.extend(rendering.pages);
         for (path, bytes) in files {
             last.output.insert_shared(path, bytes);
         }
-        check_links(&kept.site, &kept.bodies, &pages, anchors, &last.output)?;
+        check_links(
+            &kept.inputs.site,
+            &kept.inputs.bodies,
+            &pages,
+            anchors,
+            &last.output,
+        )?;
         last.warnings = warnings;
         last.experiments_ran.clear();
         last.work = Work {
@@ -215,10 +197,16 @@ fn read_edits(
     let mut edits = Vec::new();
     for rel in changed {
         let path = root.join(rel);
-        let Some(i) = kept.site.pages.iter().position(|p| p.doc.path == path) else {
+        let Some(i) = kept
+            .inputs
+            .site
+            .pages
+            .iter()
+            .position(|p| p.doc.path == path)
+        else {
             return Ok(None);
         };
-        let old = &kept.site.pages[i].doc;
+        let old = &kept.inputs.site.pages[i].doc;
         // A file that no longer reads or parses is the whole build's to report.
         let Ok(doc) = content::load_doc(&path, old.dir.clone(), old.lang.clone()) else {
             return Ok(None);
@@ -235,7 +223,7 @@ fn read_edits(
             ),
         };
         // Listings, feeds and neighbours quote a first paragraph where no description is given.
-        if doc.front.description.is_none() && body.summary != kept.bodies[i].summary {
+        if doc.front.description.is_none() && body.summary != kept.inputs.bodies[i].summary {
             return Ok(None);
         }
         edits.push(Edit {

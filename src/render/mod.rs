@@ -1,0 +1,479 @@
+//! Rendering: the site model and the rendered bodies → every output file, in parallel.
+//!
+//! What an output shows is a pure function from the [`RenderInputs`] to its template's
+//! `Serialize` context, one module per output: [`article`], [`listing`] (home, tag index, tag
+//! pages), [`feed`], [`site_files`] (404, sitemap, robots.txt) and [`extra`] (pages an earlier
+//! stage made whole). This module puts the contexts through the [`templates`] on all cores,
+//! reusing the bytes of a page whose context is the previous build's ([`memo`]).
+
+mod article;
+mod extra;
+mod feed;
+mod link;
+mod listing;
+mod memo;
+mod meta;
+mod reproduce;
+mod site_files;
+mod templates;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use tera::{Context, Value};
+
+use crate::config::SiteConfig;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::i18n::Strings;
+use crate::lang::Lang;
+use crate::markdown::Rendered;
+use crate::output::Output;
+use crate::site::Site;
+
+pub use memo::PageMemo;
+pub use reproduce::{Reproduce, reproduce_of, results_json};
+pub use templates::{Templates, compile};
+
+/// A page the experiment stage adds (an experiment's source page), rendered with `page.html`.
+#[derive(Debug, Clone)]
+pub struct ExtraPage {
+    pub url: String,
+    pub lang: Lang,
+    pub title: String,
+    pub description: String,
+    pub body_html: String,
+}
+
+/// Everything rendering reads, owned (mdBook's `RenderContext`): a whole build renders from it,
+/// then keeps it for the next edits, which replace what they changed and render from it again.
+pub struct RenderInputs {
+    pub config: SiteConfig,
+    pub site: Site,
+    /// The rendered Markdown of each page, by page index.
+    pub bodies: Vec<Arc<Rendered>>,
+    pub strings: BTreeMap<Lang, Strings>,
+    pub templates: Templates,
+    pub extra_pages: Arc<Vec<ExtraPage>>,
+    /// Per page: the experiments it uses, for its "Reproduce" section (empty when none).
+    pub reproduce: Vec<Vec<Reproduce>>,
+    /// Per page: a notice that the original changed since this translation was made.
+    pub notices: Vec<Option<String>>,
+    /// Per page: its related pages ([`Site::all_related`]).
+    pub related: Arc<Vec<Vec<usize>>>,
+}
+
+/// What a render produced besides its files.
+pub struct Rendering {
+    /// The pages of this render, for the next one to reuse (empty without `reuse`).
+    pub pages: PageMemo,
+    /// How many files went through a template (were not reused).
+    pub rendered: usize,
+}
+
+/// An output file as (path, bytes).
+type File = (String, Arc<[u8]>);
+
+/// Output files as (path, bytes).
+pub type Files = Vec<File>;
+
+/// Renders every output file. `reuse`: the pages of the previous build of a session, whose
+/// bytes a page with the same context reuses; `None` for a build that no other follows
+/// (`measured build`), which hashes no page.
+pub fn render(
+    inputs: &RenderInputs,
+    reuse: Option<&PageMemo>,
+) -> Result<(Output, Rendering), Diagnostics> {
+    let renderer = Renderer::new(inputs, reuse);
+    let articles: Vec<Result<File, Diagnostic>> = (0..inputs.site.pages.len())
+        .into_par_iter()
+        .map(|i| renderer.article(i))
+        .collect();
+    let langs: Vec<&Lang> = inputs.config.langs().collect();
+    let listings: Vec<Result<Files, Diagnostic>> = langs
+        .into_par_iter()
+        .map(|lang| renderer.listings(lang))
+        .collect();
+    let extras = inputs.extra_pages.iter().map(|page| renderer.extra(page));
+    let files = articles
+        .into_iter()
+        .map(|r| r.map(|file| vec![file]))
+        .chain(listings)
+        .chain(extras.map(|r| r.map(|file| vec![file])))
+        .chain([renderer.site_files()]);
+    let mut diags = Diagnostics::default();
+    let mut output = Output::default();
+    for r in files {
+        match r {
+            Ok(files) => files
+                .into_iter()
+                .for_each(|(path, bytes)| output.insert_shared(path, bytes)),
+            Err(d) => diags.push(d),
+        }
+    }
+    diags.into_result((output, renderer.finish()))
+}
+
+/// Renders the article pages `pages` and the feeds of `feeds` only, the files that show an
+/// article's body (a session's rebuild after edits that changed bodies and nothing else).
+pub fn render_pages(
+    inputs: &RenderInputs,
+    reuse: &PageMemo,
+    pages: &[usize],
+    feeds: &[Lang],
+) -> Result<(Files, Rendering), Diagnostics> {
+    let renderer = Renderer::new(inputs, Some(reuse));
+    let rendered: Vec<Result<File, Diagnostic>> = pages
+        .par_iter()
+        .map(|&i| renderer.article(i))
+        .chain(feeds.par_iter().map(|lang| renderer.feed(lang)))
+        .collect();
+    let mut diags = Diagnostics::default();
+    let mut files = Files::new();
+    for r in rendered {
+        match r {
+            Ok(file) => files.push(file),
+            Err(d) => diags.push(d),
+        }
+    }
+    diags.into_result((files, renderer.finish()))
+}
+
+/// Whether the feed of `lang` carries page `i`.
+pub fn in_feed(inputs: &RenderInputs, lang: &Lang, i: usize) -> bool {
+    feed::feed_pages(&inputs.config, feed::own(inputs, lang)).contains(&i)
+}
+
+/// The output file of a page URL: `/a/` → `a/index.html`.
+pub fn path_of(url: &str) -> String {
+    let trimmed = url.trim_start_matches('/');
+    if trimmed.is_empty() || trimmed.ends_with('/') {
+        format!("{trimmed}index.html")
+    } else {
+        trimmed.to_string()
+    }
+}
+
+/// What every HTML page's `site` holds.
+#[derive(Serialize)]
+struct SiteCtx<'a> {
+    title: &'a str,
+    description: &'a str,
+    base_url: &'a str,
+    author: &'a str,
+    home: String,
+    tags_url: String,
+    feed_url: String,
+    /// Whether pages get the search box.
+    search: bool,
+}
+
+/// Puts contexts through the templates: the values every page of a language shares, made
+/// template values once, and the pages to reuse.
+struct Renderer<'a> {
+    inputs: &'a RenderInputs,
+    /// Per language: `site` and `t` (the UI strings).
+    per_lang: BTreeMap<Lang, (Value, Value)>,
+    reuse: Option<memo::Reuse<'a>>,
+    /// How many pages went through a template.
+    rendered: AtomicUsize,
+}
+
+impl<'a> Renderer<'a> {
+    fn new(inputs: &'a RenderInputs, reuse: Option<&'a PageMemo>) -> Self {
+        let config = &inputs.config;
+        let per_lang = config
+            .langs()
+            .map(|lang| {
+                let lc = config.language(lang);
+                let prefix = config.lang_prefix(lang);
+                let site = SiteCtx {
+                    title: &lc.title,
+                    description: &lc.description,
+                    base_url: &config.base_url,
+                    author: &config.author,
+                    home: prefix.clone(),
+                    tags_url: format!("{prefix}tags/"),
+                    feed_url: format!("{prefix}atom.xml"),
+                    search: config.search,
+                };
+                let values = (
+                    Value::from_serializable(&site),
+                    Value::from_serializable(&inputs.strings[lang]),
+                );
+                (lang.clone(), values)
+            })
+            .collect();
+        Renderer {
+            inputs,
+            per_lang,
+            reuse: reuse.map(memo::Reuse::new),
+            rendered: AtomicUsize::new(0),
+        }
+    }
+
+    fn finish(self) -> Rendering {
+        Rendering {
+            pages: self.reuse.map(memo::Reuse::into_fresh).unwrap_or_default(),
+            rendered: self.rendered.into_inner(),
+        }
+    }
+
+    fn article(&self, i: usize) -> Result<File, Diagnostic> {
+        let p = &self.inputs.site.pages[i];
+        let context = article::context(self.inputs, i);
+        self.page(path_of(&p.url), "article.html", &p.doc.lang, &context)
+    }
+
+    /// Home, tag index, tag pages and feed of one language.
+    fn listings(&self, lang: &Lang) -> Result<Files, Diagnostic> {
+        let inputs = self.inputs;
+        let home = listing::home(inputs, lang);
+        let mut files = vec![self.page(
+            path_of(&inputs.config.lang_prefix(lang)),
+            "list.html",
+            lang,
+            &home,
+        )?];
+        let index = listing::tag_index(inputs, lang);
+        let index_url = listing::tag_index_url(inputs, lang);
+        files.push(self.page(path_of(&index_url), "tags.html", lang, &index)?);
+        for tag in listing::tags(inputs, lang) {
+            let page = listing::tag_page(inputs, lang, tag);
+            files.push(self.page(path_of(&tag.url), "list.html", lang, &page)?);
+        }
+        files.push(self.feed(lang)?);
+        Ok(files)
+    }
+
+    fn feed(&self, lang: &Lang) -> Result<File, Diagnostic> {
+        let pages = feed::feed_pages(&self.inputs.config, feed::own(self.inputs, lang));
+        let context = feed::context(self.inputs, lang, pages);
+        self.file(feed::path(&self.inputs.config, lang), "atom.xml", &context)
+    }
+
+    fn extra(&self, page: &ExtraPage) -> Result<File, Diagnostic> {
+        let context = extra::context(self.inputs, page);
+        self.page(path_of(&page.url), "page.html", &page.lang, &context)
+    }
+
+    /// 404 page, sitemap and robots.txt.
+    fn site_files(&self) -> Result<Files, Diagnostic> {
+        let inputs = self.inputs;
+        let lang = &inputs.config.default_lang;
+        let not_found = site_files::not_found(inputs);
+        Ok(vec![
+            self.page("404.html".into(), "404.html", lang, &not_found)?,
+            self.file(
+                "sitemap.xml".into(),
+                "sitemap.xml",
+                &site_files::sitemap(inputs),
+            )?,
+            self.file(
+                "robots.txt".into(),
+                "robots.txt",
+                &site_files::robots(inputs),
+            )?,
+        ])
+    }
+
+    /// An HTML page in `lang`: `context` with the site's values (`site`) and UI strings (`t`).
+    fn page(
+        &self,
+        path: String,
+        template: &str,
+        lang: &Lang,
+        context: &impl Serialize,
+    ) -> Result<File, Diagnostic> {
+        self.render(path, template, Some(lang), context)
+    }
+
+    /// A file whose template reads `context` only (feeds, sitemap, robots.txt).
+    fn file(
+        &self,
+        path: String,
+        template: &str,
+        context: &impl Serialize,
+    ) -> Result<File, Diagnostic> {
+        self.render(path, template, None, context)
+    }
+
+    fn render(
+        &self,
+        path: String,
+        template: &str,
+        lang: Option<&Lang>,
+        context: &impl Serialize,
+    ) -> Result<File, Diagnostic> {
+        let context = Value::from_serializable(context);
+        let render = || -> Result<Arc<[u8]>, Diagnostic> {
+            self.rendered.fetch_add(1, Ordering::Relaxed);
+            let mut ctx = Context::new();
+            if let Some(lang) = lang {
+                let (site, t) = &self.per_lang[lang];
+                ctx.insert_value("site", site.clone());
+                ctx.insert_value("t", t.clone());
+            }
+            for (key, value) in context.as_map().into_iter().flatten() {
+                ctx.insert_value(key.to_string(), value.clone());
+            }
+            let html = self.inputs.templates.render(template, &ctx)?;
+            Ok(Arc::from(html.into_bytes()))
+        };
+        let bytes = match &self.reuse {
+            Some(reuse) => reuse.get_or(&path, template, &context, render)?,
+            None => render()?,
+        };
+        Ok((path, bytes))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! A small site's render inputs, made in memory, for the tests of every output's context.
+
+    use std::path::Path;
+
+    use super::*;
+    use crate::content::{Content, parse_doc};
+
+    /// Two articles in both languages (`tcp`, part 1 of a series, and `dns`, part 2, which
+    /// uses an experiment), and `only-vi`, in Vietnamese only; tags `mạng` and `dns`.
+    pub(crate) fn inputs() -> RenderInputs {
+        let toml = "base_url = \"https://e.org\"\ndefault_language = \"vi\"\nauthor = \"Tác giả\"\n[languages.vi]\ntitle = \"Đo thật\"\ndescription = \"Blog đo thật\"\n[languages.en]\ntitle = \"Measured\"\n";
+        let config = crate::config::parse(Path::new("/s"), Path::new("/s/site.toml"), toml)
+            .expect("site.toml");
+        let theme = crate::theme::load(Path::new("/nonexistent")).expect("built-in theme");
+        let strings = crate::i18n::load(&config, &theme).expect("UI strings");
+        let templates = compile(&theme).expect("templates");
+        let docs = [
+            (
+                "tcp",
+                "vi",
+                "title: Bắt tay TCP\ndate: 2026-01-02\ntags: [mạng]\nseries: Mạng\npart: 1",
+            ),
+            (
+                "tcp",
+                "en",
+                "title: The TCP handshake\ndate: 2026-01-02\ntags: [network]\nseries: Network\npart: 1",
+            ),
+            (
+                "dns",
+                "vi",
+                "title: DNS\ndate: 2026-01-05\nupdated: 2026-02-01\ntags: [mạng, dns]\nseries: Mạng\npart: 2\ndescription: Tra tên miền.",
+            ),
+            ("dns", "en", "title: DNS\ndate: 2026-01-05\ntags: [dns]"),
+            (
+                "only-vi",
+                "vi",
+                "title: Chỉ tiếng Việt\ndate: 2026-01-03\ntags: [mạng]",
+            ),
+        ];
+        let docs = docs
+            .iter()
+            .map(|(dir, lang, front)| {
+                let path = format!("content/{dir}/index.{lang}.md");
+                let text = format!("---\n{front}\n---\nBody\n");
+                let lang = crate::lang::Lang::parse(lang).expect("language");
+                parse_doc(Path::new(&path), dir.to_string(), lang, &text).expect("article")
+            })
+            .collect();
+        let content = Content {
+            docs,
+            assets: vec![],
+        };
+        let site = crate::site::assemble(&config, content, Default::default()).expect("site");
+        let bodies = site
+            .pages
+            .iter()
+            .map(|p| {
+                let summary = match p.doc.dir.as_str() {
+                    "only-vi" => "Chỉ có tiếng Việt.".to_string(),
+                    _ => format!("Mở đầu của {}.", p.doc.front.title),
+                };
+                Arc::new(Rendered {
+                    html: format!("<p>{summary}</p><img src=\"a.png\"><a href=\"/x/\">x</a>"),
+                    summary,
+                    words: 450,
+                    ..Rendered::default()
+                })
+            })
+            .collect();
+        let n = site.pages.len();
+        let reproduce = site
+            .pages
+            .iter()
+            .map(|p| {
+                let uses = p.doc.dir == "dns" && p.doc.lang.code() == "vi";
+                uses.then(|| Reproduce {
+                    experiment: "dns".into(),
+                    source_url: "/experiments/dns/".into(),
+                    command: "measured build --rerun dns".into(),
+                    lock_hash: "l".into(),
+                    source_hash: "s".into(),
+                    machine: "cpu, 2 × CPU, Linux 6".into(),
+                    rustc: "rustc 1.85".into(),
+                    measured_at: "2026-01-05T10:00:00Z".into(),
+                    quick: false,
+                })
+                .into_iter()
+                .collect()
+            })
+            .collect();
+        let related = Arc::new(site.all_related(6));
+        let extra_pages = Arc::new(vec![ExtraPage {
+            url: "/experiments/dns/".into(),
+            lang: config.default_lang.clone(),
+            title: "Mã nguồn: dns".into(),
+            description: "Mã nguồn: dns".into(),
+            body_html: "<h1>dns</h1>".into(),
+        }]);
+        RenderInputs {
+            config,
+            site,
+            bodies,
+            strings,
+            templates,
+            extra_pages,
+            reproduce,
+            notices: vec![None; n],
+            related,
+        }
+    }
+
+    /// The index of the page of folder `dir` in `lang`.
+    pub(crate) fn page(inputs: &RenderInputs, dir: &str, lang: &str) -> usize {
+        inputs
+            .site
+            .pages
+            .iter()
+            .position(|p| p.doc.dir == dir && p.doc.lang.code() == lang)
+            .unwrap_or_else(|| panic!("no page {dir} in {lang}"))
+    }
+
+    #[test]
+    fn paths_of_urls() {
+        assert_eq!(path_of("/"), "index.html");
+        assert_eq!(path_of("/en/"), "en/index.html");
+        assert_eq!(path_of("/a/"), "a/index.html");
+        assert_eq!(path_of("/a/b.json"), "a/b.json");
+    }
+
+    #[test]
+    fn a_render_reuses_the_pages_whose_context_did_not_change() {
+        let mut inputs = inputs();
+        let (first, rendering) = render(&inputs, Some(&PageMemo::new())).unwrap();
+        assert_eq!(rendering.rendered, first.len(), "everything rendered once");
+        let (again, second) = render(&inputs, Some(&rendering.pages)).unwrap();
+        assert_eq!((second.rendered, &again), (0, &first));
+        let dns = page(&inputs, "dns", "vi");
+        let mut body = (*inputs.bodies[dns]).clone();
+        body.html = "<p>Sửa.</p>".into();
+        inputs.bodies[dns] = Arc::new(body);
+        let (_, third) = render(&inputs, Some(&second.pages)).unwrap();
+        // The article and the feed that carries its body.
+        assert_eq!(third.rendered, 2);
+    }
+}
