@@ -1071,6 +1071,30 @@ mod edits {
     }
 
     #[test]
+    fn after_any_failed_build_an_edited_body_takes_the_whole_pipeline() {
+        // The last good build no longer stands for the sources once a build failed, even one
+        // that failed before any stage read them (a broken site.toml).
+        let (site, mut session) = basic_session();
+        let toml = site.read("site.toml");
+        site.write("site.toml", &format!("{toml}\nnot a key\n"));
+        assert!(session.build(&Silent).is_err());
+        let vi = "content/tcp-handshake/index.vi.md";
+        site.write(vi, &site.read(vi).replace("Nội dung.", "Nội dung mới."));
+        let err = session
+            .build_after(&[PathBuf::from(vi)], &Silent)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("site.toml"), "{err}");
+        site.write("site.toml", &toml);
+        let after = session
+            .build_after(&[PathBuf::from("site.toml")], &Silent)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(after.work.whole);
+        same_as_whole(&site, &after);
+    }
+
+    #[test]
     fn an_edited_original_gives_its_translation_a_notice() {
         // A first paragraph of its own: listings quote it, and the edit leaves it alone.
         let site = super::translations::translated("Mở đầu.\n\nNội dung gốc.\n");

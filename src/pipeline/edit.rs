@@ -12,6 +12,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::diag::Diagnostics;
+use crate::experiments::Measurements;
+use crate::highlight::Highlighter;
 use crate::inject::Injector;
 use crate::lang::Lang;
 use crate::markdown::{Labels, Rendered};
@@ -20,12 +22,17 @@ use crate::render::{self, RenderInputs};
 use crate::site::Site;
 use crate::{content, links};
 
+use super::bodies::{body_key, render_body};
+use super::memo::PerKey;
+use super::search::{SearchArticle, SearchPages};
 use super::{Built, Session, Work};
 
-/// What the last build was made from, besides its output ([`Built`]) and its measurements.
+/// What the last build was made from, besides its output ([`Built`]): what an edit starts from.
 pub(super) struct Kept {
-    /// Everything the render stage read.
+    /// Everything the render stage read; an edit replaces what it changed.
     pub(super) inputs: RenderInputs,
+    pub(super) measurements: Arc<Measurements>,
+    pub(super) highlighter: Arc<Highlighter>,
     pub(super) labels: BTreeMap<Lang, Labels>,
     /// Per page: the experiments it refers to.
     pub(super) refs: Vec<BTreeSet<String>>,
@@ -33,6 +40,37 @@ pub(super) struct Kept {
     pub(super) results: blake3::Hash,
     /// Which pages link to anchors of which ([`anchor_links`]).
     pub(super) anchor_links: BTreeMap<String, BTreeSet<usize>>,
+}
+
+impl Kept {
+    pub(super) fn new(
+        inputs: RenderInputs,
+        measurements: Arc<Measurements>,
+        highlighter: Arc<Highlighter>,
+        labels: BTreeMap<Lang, Labels>,
+        refs: Vec<BTreeSet<String>>,
+        results: blake3::Hash,
+    ) -> Kept {
+        Kept {
+            anchor_links: anchor_links(&inputs.site, &inputs.bodies),
+            inputs,
+            measurements,
+            highlighter,
+            labels,
+            refs,
+            results,
+        }
+    }
+
+    /// The hooks the bodies were rendered with.
+    fn hooks(&self) -> Injector<'_> {
+        Injector {
+            measurements: &self.measurements,
+            strings: &self.inputs.strings,
+            config: &self.inputs.config,
+            highlighter: &self.highlighter,
+        }
+    }
 }
 
 /// An edited article, read and rendered, not yet part of the site.
@@ -45,134 +83,80 @@ struct Edit {
     fresh: bool,
 }
 
+/// What edits reach: the pages and feeds to render again, the languages to index again.
+#[derive(Default)]
+struct Reach {
+    pages: BTreeSet<usize>,
+    feeds: Vec<Lang>,
+    /// Languages whose articles, as the search index reads them, changed.
+    searched: BTreeSet<String>,
+}
+
 impl Session {
-    /// Builds after the files `changed` (paths relative to the site root) changed, and
-    /// nothing else: what `serve` calls with the paths its watcher reports. When every changed
-    /// file is the body of an article of the last build, only what shows those bodies is
-    /// rendered again; otherwise this is [`Session::build`].
-    pub fn build_after(
+    /// The rebuild after edits to bodies only, or `None` when the edits reach further.
+    pub(super) fn edit_bodies(
         &mut self,
         changed: &[PathBuf],
-        progress: &dyn crate::experiments::Progress,
-    ) -> Result<Built, Diagnostics> {
-        match self.edit_bodies(changed) {
-            Ok(Some(built)) => Ok(built),
-            Ok(None) => self.build(progress),
-            Err(diagnostics) => {
-                // The kept state no longer matches the sources: the next build is whole.
-                self.memo.kept = None;
-                Err(diagnostics)
-            }
-        }
-    }
-
-    /// The rebuild after edits to bodies only, or `None` when the edits reach further.
-    fn edit_bodies(&mut self, changed: &[PathBuf]) -> Result<Option<Built>, Diagnostics> {
-        let (Some(kept), Some((_, last)), Some((_, measurements)), Some((_, highlighter))) = (
-            &self.memo.kept,
-            &self.memo.last,
-            &self.memo.measurements,
-            &self.memo.highlighter,
-        ) else {
+    ) -> Result<Option<Built>, Diagnostics> {
+        let (Some(kept), Some(_)) = (&self.memo.kept, &self.memo.last) else {
             return Ok(None);
         };
         if changed.is_empty() {
             return Ok(None);
         }
-        let hooks = Injector {
-            measurements,
-            strings: &kept.inputs.strings,
-            config: &last.config,
-            highlighter,
-        };
-        let misses = highlighter.misses();
-        let read = read_edits(kept, &self.memo.bodies, &last.config.root, changed, &hooks);
-        let blocks_highlighted = highlighter.misses() - misses;
+        let misses = kept.highlighter.misses();
+        let read = read_edits(kept, &self.memo.bodies, changed);
+        let blocks_highlighted = kept.highlighter.misses() - misses;
         let Some(edits) = read? else {
             return Ok(None);
         };
         // The last build becomes this one (it is put back when this one succeeds).
         let (_, mut last) = self.memo.last.take().expect("checked above");
+        let bodies_rendered = edits.iter().filter(|e| e.fresh).count();
         let memo = &mut self.memo;
         let kept = memo.kept.as_mut().expect("checked above");
-        let bodies_rendered = edits.iter().filter(|e| e.fresh).count();
-        let mut pages: BTreeSet<usize> = BTreeSet::new();
-        let mut feeds: Vec<Lang> = Vec::new();
-        let anchors = &mut kept.anchor_links;
-        // Each edited article replaces its mark in its language's search key.
-        let mut searched: BTreeSet<String> = BTreeSet::new();
-        for edit in edits {
-            let i = edit.page;
-            pages.insert(i);
-            let lang = &edit.doc.lang;
-            if render::in_feed(&kept.inputs, lang, i) && !feeds.contains(lang) {
-                feeds.push(lang.clone());
-            }
-            let url = &kept.inputs.site.pages[i].url;
-            for target in anchor_targets(url, &kept.inputs.bodies[i]) {
-                if let Some(from) = anchors.get_mut(&target) {
-                    from.remove(&i);
-                }
-            }
-            for target in anchor_targets(url, &edit.body) {
-                anchors.entry(target).or_default().insert(i);
-            }
-            memo.bodies.insert(edit.key, edit.body.clone());
-            if let Some(search) = memo.search_pages.get_mut(lang.code()) {
-                let article = super::search::SearchArticle::new(
-                    i,
-                    &kept.inputs.site,
-                    edit.key,
-                    edit.body.clone(),
-                );
-                if search.replace(article) {
-                    searched.insert(lang.code().to_string());
-                }
-            }
-            kept.inputs.site.pages[i].doc = edit.doc;
-            kept.inputs.bodies[i] = edit.body;
-        }
+        let mut reach = apply_edits(kept, &mut memo.bodies, &mut memo.search.pages, edits);
         // A translation's notice follows its original's body.
+        let inputs = &mut kept.inputs;
         let (notices, warnings) =
-            super::translation_notices(&last.config, &kept.inputs.site, &kept.inputs.strings);
-        for (i, (new, old)) in notices.iter().zip(&kept.inputs.notices).enumerate() {
+            super::inputs::translation_notices(&inputs.config, &inputs.site, &inputs.strings);
+        for (i, (new, old)) in notices.iter().zip(&inputs.notices).enumerate() {
             if new != old {
-                pages.insert(i);
+                reach.pages.insert(i);
             }
         }
-        kept.inputs.notices = notices;
-        let pages: Vec<usize> = pages.into_iter().collect();
-        let (files, rendering) = render::render_pages(&kept.inputs, &memo.pages, &pages, &feeds)?;
-        let pages_rendered = rendering.rendered;
+        inputs.notices = notices;
+        let pages: Vec<usize> = reach.pages.iter().copied().collect();
+        let (files, rendering) = render::render_pages(inputs, &memo.pages, &pages, &reach.feeds)?;
         memo.pages.extend(rendering.pages);
         for (path, bytes) in files {
             last.output.insert_shared(path, bytes);
         }
-        check_links(
-            &kept.inputs.site,
-            &kept.inputs.bodies,
-            &pages,
-            anchors,
-            &last.output,
-        )?;
+        let anchors = &kept.anchor_links;
+        check_links(&inputs.site, &inputs.bodies, &pages, anchors, &last.output)?;
         last.warnings = warnings;
         last.experiments_ran.clear();
         last.work = Work {
             bodies_rendered,
-            pages_rendered,
+            pages_rendered: rendering.rendered,
             blocks_highlighted,
             whole: false,
         };
+        self.publish(last, reach.searched).map(Some)
+    }
+
+    /// Makes `last` the last build again, with the search index of the languages `searched`
+    /// made or left to a job, so that an index made now goes into it as into any
+    /// ([`Session::search_done`]).
+    fn publish(&mut self, last: Built, searched: BTreeSet<String>) -> Result<Built, Diagnostics> {
         let search = last.config.search;
         let keys = searched
             .into_iter()
             .filter_map(|lang| {
-                let key = memo.search_pages.get(&lang)?.key();
+                let key = self.memo.search.pages.get(&lang)?.key();
                 Some((lang, key))
             })
             .collect();
-        // Put back as the last build, so that an index made now goes into it as into any
-        // (`search_done`).
         self.memo.last = Some((None, last));
         let job = if search {
             self.index_stale(keys)?
@@ -181,22 +165,61 @@ impl Session {
         };
         let (_, last) = self.memo.last.as_mut().expect("put back above");
         last.search = job;
-        Ok(Some(last.clone()))
+        Ok(last.clone())
     }
+}
+
+/// Puts the `edits` in the kept site and bodies (and their bodies in the session's), and says
+/// what they reach.
+fn apply_edits(
+    kept: &mut Kept,
+    bodies: &mut PerKey<Arc<Rendered>>,
+    search: &mut BTreeMap<String, SearchPages>,
+    edits: Vec<Edit>,
+) -> Reach {
+    let mut reach = Reach::default();
+    let inputs = &mut kept.inputs;
+    for edit in edits {
+        let i = edit.page;
+        reach.pages.insert(i);
+        let lang = &edit.doc.lang;
+        if render::in_feed(inputs, lang, i) && !reach.feeds.contains(lang) {
+            reach.feeds.push(lang.clone());
+        }
+        let url = &inputs.site.pages[i].url;
+        for target in anchor_targets(url, &inputs.bodies[i]) {
+            if let Some(from) = kept.anchor_links.get_mut(&target) {
+                from.remove(&i);
+            }
+        }
+        for target in anchor_targets(url, &edit.body) {
+            kept.anchor_links.entry(target).or_default().insert(i);
+        }
+        bodies.insert(edit.key, edit.body.clone());
+        // Each edited article replaces its mark in its language's search key.
+        if let Some(pages) = search.get_mut(lang.code()) {
+            let article = SearchArticle::new(i, &inputs.site, edit.key, edit.body.clone());
+            if pages.replace(article) {
+                reach.searched.insert(lang.code().to_string());
+            }
+        }
+        inputs.site.pages[i].doc = edit.doc;
+        inputs.bodies[i] = edit.body;
+    }
+    reach
 }
 
 /// Reads and renders the articles `changed`, or `None` when one of them is not an article
 /// of the last build, or its edit changed more than its body.
 fn read_edits(
     kept: &Kept,
-    bodies: &std::collections::HashMap<blake3::Hash, Arc<Rendered>>,
-    root: &std::path::Path,
+    bodies: &PerKey<Arc<Rendered>>,
     changed: &[PathBuf],
-    hooks: &Injector<'_>,
 ) -> Result<Option<Vec<Edit>>, Diagnostics> {
+    let hooks = kept.hooks();
     let mut edits = Vec::new();
     for rel in changed {
-        let path = root.join(rel);
+        let path = kept.inputs.config.root.join(rel);
         let Some(i) = kept
             .inputs
             .site
@@ -211,17 +234,15 @@ fn read_edits(
         let Ok(doc) = content::load_doc(&path, old.dir.clone(), old.lang.clone()) else {
             return Ok(None);
         };
-        if doc.front != old.front || super::refs_of(&doc) != kept.refs[i] {
+        if doc.front != old.front || super::measure::refs_of(&doc) != kept.refs[i] {
             return Ok(None);
         }
-        let key = super::body_key(&doc, kept.results);
-        let (body, fresh) = match bodies.get(&key) {
-            Some(body) => (body.clone(), false),
-            None => (
-                super::render_body(&doc, &kept.labels, hooks.highlighter, hooks)?,
-                true,
-            ),
-        };
+        let key = body_key(&doc, kept.results);
+        let mut fresh = false;
+        let body = bodies.try_get_or(&key, || {
+            fresh = true;
+            render_body(&doc, &kept.labels, &hooks)
+        })?;
         // Listings, feeds and neighbours quote a first paragraph where no description is given.
         if doc.front.description.is_none() && body.summary != kept.inputs.bodies[i].summary {
             return Ok(None);
@@ -261,10 +282,7 @@ fn check_links(
 
 /// Which pages link to an anchor of another page: target path (without its trailing `/`) →
 /// the pages whose bodies link to one of its anchors.
-pub(super) fn anchor_links(
-    site: &Site,
-    bodies: &[Arc<Rendered>],
-) -> BTreeMap<String, BTreeSet<usize>> {
+fn anchor_links(site: &Site, bodies: &[Arc<Rendered>]) -> BTreeMap<String, BTreeSet<usize>> {
     let mut anchors: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
     for (i, (p, body)) in site.pages.iter().zip(bodies).enumerate() {
         for target in anchor_targets(&p.url, body) {

@@ -146,6 +146,15 @@ impl SearchIndex {
 /// The search index's files, shared with the outputs.
 pub type SearchFiles = Vec<(String, Arc<[u8]>)>;
 
+/// What a session keeps of the search stage.
+#[derive(Default)]
+pub(super) struct SearchMemo {
+    /// The index of each language and the identity of the articles it was made from.
+    pub(super) indexes: BTreeMap<String, (blake3::Hash, SearchFiles)>,
+    /// The articles of each language in the last build, as the index reads them.
+    pub(super) pages: BTreeMap<String, SearchPages>,
+}
+
 /// A language's articles as the search index reads them, and the identity of all of them.
 #[derive(Debug, Default)]
 pub(super) struct SearchPages {
@@ -206,19 +215,21 @@ impl Session {
                 .or_default()
                 .add(SearchArticle::new(i, site, *key, body.clone()));
         }
-        self.memo.search_pages = by_lang;
+        self.memo.search.pages = by_lang;
         let keys: Vec<(String, blake3::Hash)> = self
             .memo
-            .search_pages
+            .search
+            .pages
             .iter()
             .map(|(lang, pages)| (lang.clone(), pages.key()))
             .collect();
         // A language without articles any more has no index.
         self.memo
             .search
+            .indexes
             .retain(|lang, _| keys.iter().any(|(l, _)| l == lang));
         let pending = self.index_stale(keys)?;
-        for (_, files) in self.memo.search.values() {
+        for (_, files) in self.memo.search.indexes.values() {
             for (path, bytes) in files {
                 output.insert_shared(path.clone(), bytes.clone());
             }
@@ -234,9 +245,15 @@ impl Session {
     ) -> Result<Option<SearchJob>, Diagnostics> {
         let stale: Vec<(String, blake3::Hash, Vec<Arc<SearchArticle>>)> = keys
             .into_iter()
-            .filter(|(lang, key)| self.memo.search.get(lang).is_none_or(|(k, _)| k != key))
+            .filter(|(lang, key)| {
+                self.memo
+                    .search
+                    .indexes
+                    .get(lang)
+                    .is_none_or(|(k, _)| k != key)
+            })
             .map(|(lang, key)| {
-                let articles = self.memo.search_pages[&lang].articles.clone();
+                let articles = self.memo.search.pages[&lang].articles.clone();
                 (lang, key, articles)
             })
             .collect();
@@ -267,7 +284,7 @@ impl Session {
             last.search = None;
         }
         for (lang, key, files) in index.langs {
-            self.memo.search.insert(lang, (key, files));
+            self.memo.search.indexes.insert(lang, (key, files));
         }
     }
 }

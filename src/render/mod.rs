@@ -346,8 +346,28 @@ pub(crate) mod tests {
         let config = crate::config::parse(Path::new("/s"), Path::new("/s/site.toml"), toml)
             .expect("site.toml");
         let theme = crate::theme::load(Path::new("/nonexistent")).expect("built-in theme");
-        let strings = crate::i18n::load(&config, &theme).expect("UI strings");
-        let templates = compile(&theme).expect("templates");
+        let site = site(&config);
+        let extra_pages = Arc::new(vec![ExtraPage {
+            url: "/experiments/dns/".into(),
+            lang: config.default_lang.clone(),
+            title: "Mã nguồn: dns".into(),
+            description: "Mã nguồn: dns".into(),
+            body_html: "<h1>dns</h1>".into(),
+        }]);
+        RenderInputs {
+            strings: crate::i18n::load(&config, &theme).expect("UI strings"),
+            templates: compile(&theme).expect("templates"),
+            bodies: bodies(&site),
+            reproduce: reproduce(&site),
+            notices: vec![None; site.pages.len()],
+            related: Arc::new(site.all_related(6)),
+            extra_pages,
+            site,
+            config,
+        }
+    }
+
+    fn site(config: &SiteConfig) -> Site {
         let docs = [
             (
                 "tcp",
@@ -376,7 +396,7 @@ pub(crate) mod tests {
             .map(|(dir, lang, front)| {
                 let path = format!("content/{dir}/index.{lang}.md");
                 let text = format!("---\n{front}\n---\nBody\n");
-                let lang = crate::lang::Lang::parse(lang).expect("language");
+                let lang = Lang::parse(lang).expect("language");
                 parse_doc(Path::new(&path), dir.to_string(), lang, &text).expect("article")
             })
             .collect();
@@ -384,9 +404,12 @@ pub(crate) mod tests {
             docs,
             assets: vec![],
         };
-        let site = crate::site::assemble(&config, content, Default::default()).expect("site");
-        let bodies = site
-            .pages
+        crate::site::assemble(config, content, Default::default()).expect("site")
+    }
+
+    /// Bodies of 450 words, with a first paragraph, an image and a root-relative link.
+    fn bodies(site: &Site) -> Vec<Arc<Rendered>> {
+        site.pages
             .iter()
             .map(|p| {
                 let summary = match p.doc.dir.as_str() {
@@ -400,10 +423,12 @@ pub(crate) mod tests {
                     ..Rendered::default()
                 })
             })
-            .collect();
-        let n = site.pages.len();
-        let reproduce = site
-            .pages
+            .collect()
+    }
+
+    /// The Vietnamese `dns` uses experiment `dns`.
+    fn reproduce(site: &Site) -> Vec<Vec<Reproduce>> {
+        site.pages
             .iter()
             .map(|p| {
                 let uses = p.doc.dir == "dns" && p.doc.lang.code() == "vi";
@@ -421,26 +446,7 @@ pub(crate) mod tests {
                 .into_iter()
                 .collect()
             })
-            .collect();
-        let related = Arc::new(site.all_related(6));
-        let extra_pages = Arc::new(vec![ExtraPage {
-            url: "/experiments/dns/".into(),
-            lang: config.default_lang.clone(),
-            title: "Mã nguồn: dns".into(),
-            description: "Mã nguồn: dns".into(),
-            body_html: "<h1>dns</h1>".into(),
-        }]);
-        RenderInputs {
-            config,
-            site,
-            bodies,
-            strings,
-            templates,
-            extra_pages,
-            reproduce,
-            notices: vec![None; n],
-            related,
-        }
+            .collect()
     }
 
     /// The index of the page of folder `dir` in `lang`.

@@ -1,0 +1,142 @@
+//! The Markdown stage of a session: every article's body rendered on all cores, reused where
+//! its key is one the session rendered.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::config::SiteConfig;
+use crate::content::SourceDoc;
+use crate::diag::Diagnostics;
+use crate::experiments::Measurements;
+use crate::i18n::Strings;
+use crate::inject::Injector;
+use crate::lang::Lang;
+use crate::markdown::{self, Labels, Rendered};
+use crate::site::Site;
+
+use super::Session;
+
+/// Every page's rendered body, by page index, and what rendering them cost.
+pub(super) struct Bodies {
+    /// Per page: the key of its body ([`body_key`]).
+    pub(super) keys: Vec<blake3::Hash>,
+    pub(super) bodies: Vec<Arc<Rendered>>,
+    /// How many were rendered (not reused).
+    pub(super) rendered: usize,
+    /// How many code blocks were highlighted (not found in the highlighter's cache).
+    pub(super) highlighted: usize,
+    /// The UI words they were rendered with.
+    pub(super) labels: BTreeMap<Lang, Labels>,
+    /// The fingerprint of the measurements they were rendered with ([`measurements_fingerprint`]).
+    pub(super) results: blake3::Hash,
+}
+
+impl Session {
+    /// Renders every page's body, reusing the session's bodies of the same key.
+    pub(super) fn bodies(&self, site: &Site, hooks: &Injector<'_>) -> Result<Bodies, Diagnostics> {
+        let labels = labels_of(hooks.config, hooks.strings);
+        let results = measurements_fingerprint(hooks.measurements);
+        let misses = hooks.highlighter.misses();
+        let fresh = AtomicUsize::new(0);
+        let render = |i: usize| {
+            let doc = &site.pages[i].doc;
+            let key = body_key(doc, results);
+            let body = self.memo.bodies.try_get_or(&key, || {
+                fresh.fetch_add(1, Ordering::Relaxed);
+                render_body(doc, &labels, hooks)
+            });
+            (i, body.map(|body| (key, body)))
+        };
+        // An article's translations share most of their code blocks, so one worker renders
+        // them one after another and the later ones find those blocks highlighted. The pages are
+        // sorted by language: split in halves between workers, both halves reached the same
+        // articles at the same time and each block was highlighted twice.
+        let articles: Vec<Vec<usize>> = site.articles().collect();
+        let mut rendered: Vec<_> = articles
+            .par_iter()
+            .flat_map_iter(|pages| pages.iter().map(|&i| render(i)))
+            .collect();
+        rendered.sort_unstable_by_key(|(i, _)| *i);
+        let highlighted = hooks.highlighter.misses() - misses;
+        let mut diags = Diagnostics::default();
+        let mut bodies = Bodies {
+            keys: Vec::with_capacity(rendered.len()),
+            bodies: Vec::with_capacity(rendered.len()),
+            rendered: fresh.into_inner(),
+            highlighted,
+            labels,
+            results,
+        };
+        for (_, r) in rendered {
+            match r {
+                Ok((key, body)) => {
+                    bodies.keys.push(key);
+                    bodies.bodies.push(body);
+                }
+                Err(d) => diags.extend(d),
+            }
+        }
+        diags.into_result(bodies)
+    }
+}
+
+/// The identity of what an article's rendered body is made from (`results`: the fingerprint
+/// of the measurements, which only bodies that use results depend on).
+pub(super) fn body_key(doc: &SourceDoc, results: blake3::Hash) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(doc.path.as_os_str().as_encoded_bytes());
+    h.update(doc.lang.code().as_bytes());
+    h.update(&doc.body_line.to_le_bytes());
+    h.update(doc.body_hash.as_bytes());
+    if doc.uses_results {
+        h.update(results.as_bytes());
+    }
+    h.finalize()
+}
+
+/// An article's Markdown as HTML.
+pub(super) fn render_body(
+    doc: &SourceDoc,
+    labels: &BTreeMap<Lang, Labels>,
+    hooks: &Injector<'_>,
+) -> Result<Arc<Rendered>, Diagnostics> {
+    markdown::render(&markdown::Input {
+        path: &doc.path,
+        body: &doc.body,
+        body_line: doc.body_line,
+        lang: &doc.lang,
+        highlighter: hooks.highlighter,
+        hooks,
+        labels: &labels[&doc.lang],
+    })
+    .map(Arc::new)
+}
+
+/// The Markdown stage's UI words, per language.
+fn labels_of(config: &SiteConfig, strings: &BTreeMap<Lang, Strings>) -> BTreeMap<Lang, Labels> {
+    config
+        .langs()
+        .map(|l| {
+            (
+                l.clone(),
+                Labels {
+                    anchor: strings[l].get("anchor_label").to_string(),
+                },
+            )
+        })
+        .collect()
+}
+
+/// Identity of every measurement in use: a new result re-renders the bodies that inject values.
+fn measurements_fingerprint(m: &Measurements) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    for (name, mm) in &m.by_name {
+        h.update(name.as_bytes());
+        h.update(mm.record.key.as_bytes());
+        h.update(mm.record.provenance.measured_at.as_bytes());
+    }
+    h.finalize()
+}

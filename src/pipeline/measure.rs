@@ -1,0 +1,123 @@
+//! The experiment stage of a session: which experiments each article refers to, and their
+//! measurements, measured again only when the experiments' files, the results or the options
+//! changed.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use crate::config::SiteConfig;
+use crate::content::SourceDoc;
+use crate::diag::Diagnostics;
+use crate::experiments::machine::Machine;
+use crate::experiments::{self, ExperimentOptions, Measurements, Progress};
+use crate::site::Site;
+use crate::{claims, markdown};
+
+use super::Session;
+
+/// The measurements of a build, and the experiments it built and ran to get them.
+pub(super) struct Measured {
+    pub(super) measurements: Arc<Measurements>,
+    pub(super) ran: Vec<String>,
+    /// Whether they are kept for the next build (not after a forced rerun).
+    pub(super) kept: bool,
+}
+
+impl Session {
+    /// The experiments each page refers to (prose, blocks, excerpts, claims), parsed once per
+    /// build, and not at all for a body and claims already parsed in this session.
+    pub(super) fn refs(&mut self, site: &Site) -> Vec<BTreeSet<String>> {
+        self.memo
+            .refs
+            .par_map(&site.pages, |p| refs_key(&p.doc), |p| refs_of(&p.doc))
+    }
+
+    /// The measurements of the experiments `refs` name. `files`: the stamp of the experiment
+    /// stage's files, `None` for a forced rerun, which always measures.
+    pub(super) fn measure(
+        &mut self,
+        config: &SiteConfig,
+        refs: &[BTreeSet<String>],
+        files: Option<blake3::Hash>,
+        progress: &dyn Progress,
+    ) -> Result<Measured, Diagnostics> {
+        let wanted: BTreeSet<String> = refs.iter().flatten().cloned().collect();
+        let opts = &self.opts.experiments;
+        let memo = &mut self.memo;
+        let machine = memo
+            .machine
+            .get_or((), || Machine::read(&config.experiments.dir));
+        let mut ran = Vec::new();
+        let mut measure = || {
+            let mut m = experiments::measure_on(config, &wanted, opts, progress, &machine)?;
+            ran = std::mem::take(&mut m.ran);
+            Ok::<_, Diagnostics>(Arc::new(m))
+        };
+        // Unchanged experiment sources, results and options give the same measurements.
+        let measurements = match files {
+            Some(files) => {
+                let key = experiments_stamp(files, &wanted, opts);
+                memo.measurements.try_get_or(key, measure)?
+            }
+            None => {
+                memo.measurements.clear();
+                measure()?
+            }
+        };
+        Ok(Measured {
+            measurements,
+            ran,
+            kept: files.is_some(),
+        })
+    }
+}
+
+/// Per page, the experiments of `refs` that the build measured.
+pub(super) fn used(refs: &[BTreeSet<String>], m: &Measurements) -> Vec<BTreeSet<String>> {
+    refs.iter()
+        .map(|names| {
+            names
+                .iter()
+                .filter(|n| m.by_name.contains_key(*n))
+                .cloned()
+                .collect()
+        })
+        .collect()
+}
+
+/// What an article's references to experiments are found in: its body and its claims.
+fn refs_key(doc: &SourceDoc) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(doc.body_hash.as_bytes());
+    for (claim, _) in &doc.front.claims {
+        h.update(b"\0");
+        h.update(claim.as_bytes());
+    }
+    h.finalize()
+}
+
+/// The experiments an article refers to.
+pub(super) fn refs_of(doc: &SourceDoc) -> BTreeSet<String> {
+    let mut names: BTreeSet<String> = markdown::experiment_refs(&doc.body)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    for (claim, _) in &doc.front.claims {
+        names.extend(claims::experiments_of(claim));
+    }
+    names
+}
+
+/// Identity of everything the experiment stage reads when nothing needs running: the
+/// experiments' files (not their build output), the stored and frozen results, what the pages
+/// want and the options. Names, sizes and modification times, like `make`.
+fn experiments_stamp(
+    files: blake3::Hash,
+    wanted: &BTreeSet<String>,
+    opts: &ExperimentOptions,
+) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(format!("{wanted:?}\0{}\0{}", opts.quick, opts.frozen).as_bytes());
+    h.update(files.as_bytes());
+    h.finalize()
+}
