@@ -124,6 +124,11 @@ impl SiteConfig {
     pub fn absolute(&self, path: &str) -> String {
         format!("{}{}", self.base_url, path)
     }
+
+    /// Where the generator keeps caches between builds (git-ignored): `<root>/.measured`.
+    pub fn cache_dir(&self) -> PathBuf {
+        self.root.join(".measured")
+    }
 }
 
 /// Reads and validates `<root>/site.toml`.

@@ -38,6 +38,7 @@ pub mod pipeline;
 pub mod render;
 pub mod scaffold;
 pub mod search;
+pub mod search_text;
 pub mod serve;
 pub mod site;
 pub mod theme;

@@ -41,7 +41,7 @@ pub struct Rendered {
     pub words: usize,
     /// The body's text for the search index: prose, code and what hooks injected, as a
     /// reader reads them (an image's alt text aside), with heading levels.
-    pub text: crate::search::Text,
+    pub text: crate::search_text::Text,
 }
 
 /// The kinds of fenced block the generator handles itself.

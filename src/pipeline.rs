@@ -275,8 +275,19 @@ impl Session {
     fn site(&mut self, config: &SiteConfig) -> Result<Site, Diagnostics> {
         let (content, docs) = content::load_with(config, &self.memo.docs)?;
         self.memo.docs = docs;
+        let reserved = [
+            (
+                "/experiments/".into(),
+                "the experiments' source pages".into(),
+            ),
+            (
+                format!("/{}/", crate::search::DIR),
+                "the search index".into(),
+            ),
+        ];
         let opts = AssembleOptions {
             drafts: self.opts.drafts,
+            reserved: reserved.into(),
         };
         site::assemble(config, content, opts)
     }
@@ -285,7 +296,7 @@ impl Session {
     fn highlighter(&mut self, config: &SiteConfig) -> Arc<Highlighter> {
         self.memo.highlighter.get_or(themes(config), || {
             Arc::new(Highlighter::with_cache_file(
-                &cache_dir(config).join("highlight.json"),
+                &config.cache_dir().join("highlight.json"),
                 &config.highlight_light,
                 &config.highlight_dark,
             ))
@@ -368,9 +379,4 @@ pub fn build_to_disk_with_progress(
         .collect();
     write::write_site(&built.output, &out, &protected)?;
     Ok(built)
-}
-
-/// Where the generator keeps caches between builds (git-ignored).
-pub fn cache_dir(config: &SiteConfig) -> PathBuf {
-    config.root.join(".measured")
 }

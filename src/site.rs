@@ -46,9 +46,12 @@ pub struct Site {
 }
 
 /// Options of the assembly stage.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct AssembleOptions {
     pub drafts: bool,
+    /// URLs that later stages write and no article may take, with what takes them (the
+    /// experiments' source pages, the search index); the listings' URLs are the site's own.
+    pub reserved: Vec<(String, String)>,
 }
 
 /// Pairs translations, gives URLs, sorts, and groups tags and series.
@@ -101,7 +104,7 @@ pub fn assemble(
             pages[i].translations = others;
         }
     }
-    check_urls(config, &pages)?;
+    check_urls(config, &pages, &opts.reserved)?;
     let mut by_lang: BTreeMap<Lang, Vec<usize>> = BTreeMap::new();
     for (i, p) in pages.iter().enumerate() {
         by_lang.entry(p.doc.lang.clone()).or_default().push(i);
@@ -118,7 +121,11 @@ pub fn assemble(
 }
 
 /// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
-fn check_urls(config: &SiteConfig, pages: &[Page]) -> Result<(), Diagnostics> {
+fn check_urls(
+    config: &SiteConfig,
+    pages: &[Page],
+    taken: &[(String, String)],
+) -> Result<(), Diagnostics> {
     let mut diags = Diagnostics::default();
     let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
     let mut reserved: BTreeMap<String, String> = BTreeMap::new();
@@ -129,14 +136,7 @@ fn check_urls(config: &SiteConfig, pages: &[Page]) -> Result<(), Diagnostics> {
             reserved.insert(prefix.clone(), format!("the home page of `{lang}`"));
         }
     }
-    reserved.insert(
-        "/experiments/".into(),
-        "the experiments' source pages".into(),
-    );
-    reserved.insert(
-        format!("/{}/", crate::search::DIR),
-        "the search index".into(),
-    );
+    reserved.extend(taken.iter().cloned());
     for p in pages {
         if let Some(what) = reserved.get(&p.url) {
             diags.push(
@@ -445,10 +445,17 @@ mod tests {
                 .is_empty()
         );
         assert_eq!(
-            assemble(&config(), content, AssembleOptions { drafts: true })
-                .unwrap()
-                .pages
-                .len(),
+            assemble(
+                &config(),
+                content,
+                AssembleOptions {
+                    drafts: true,
+                    ..Default::default()
+                }
+            )
+            .unwrap()
+            .pages
+            .len(),
             1
         );
     }

@@ -18,7 +18,7 @@ pub struct Store {
 
 impl Store {
     pub fn new(config: &SiteConfig) -> Store {
-        let base = crate::pipeline::cache_dir(config);
+        let base = config.cache_dir();
         Store {
             cache: base.join("results"),
             frozen: config.experiments.frozen_dir.clone(),

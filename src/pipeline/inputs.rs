@@ -9,9 +9,9 @@ use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Place};
 use crate::experiments::Measurements;
 use crate::i18n::Strings;
-use crate::inject::{self, Injector};
+use crate::inject::{self, ExtraPage, Injector};
 use crate::lang::Lang;
-use crate::render::{self, ExtraPage, Reproduce};
+use crate::render::{self, Reproduce};
 use crate::site::Site;
 
 use super::Session;

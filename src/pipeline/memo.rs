@@ -13,8 +13,9 @@ use crate::content::DocMemo;
 use crate::experiments::Measurements;
 use crate::experiments::machine::Machine;
 use crate::highlight::Highlighter;
+use crate::inject::ExtraPage;
 use crate::markdown::Rendered;
-use crate::render::{ExtraPage, PageMemo};
+use crate::render::PageMemo;
 
 use super::Built;
 use super::edit::Kept;

@@ -12,7 +12,7 @@ use super::BuildOptions;
 fn experiment_trees(config: &SiteConfig) -> [PathBuf; 3] {
     [
         config.experiments.dir.clone(),
-        super::cache_dir(config).join("results"),
+        config.cache_dir().join("results"),
         config.experiments.frozen_dir.clone(),
     ]
 }

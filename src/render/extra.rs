@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
+use super::RenderInputs;
 use super::meta::{self, PageMeta};
-use super::{ExtraPage, RenderInputs};
+use crate::inject::ExtraPage;
 
 /// The context of `page.html`.
 #[derive(Serialize)]

@@ -28,6 +28,7 @@ use tera::{Context, Value};
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::i18n::Strings;
+use crate::inject::ExtraPage;
 use crate::lang::Lang;
 use crate::markdown::Rendered;
 use crate::output::Output;
@@ -36,16 +37,6 @@ use crate::site::Site;
 pub use memo::PageMemo;
 pub use reproduce::{Reproduce, reproduce_of, results_json};
 pub use templates::{Templates, compile};
-
-/// A page the experiment stage adds (an experiment's source page), rendered with `page.html`.
-#[derive(Debug, Clone)]
-pub struct ExtraPage {
-    pub url: String,
-    pub lang: Lang,
-    pub title: String,
-    pub description: String,
-    pub body_html: String,
-}
 
 /// Everything rendering reads, owned (mdBook's `RenderContext`): a whole build renders from it,
 /// then keeps it for the next edits, which replace what they changed and render from it again.

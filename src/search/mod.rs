@@ -1,12 +1,3 @@
-//! Search: one index per language, built from the rendered articles, so the site searches
-//! itself in the browser (`static/search.js`) with no server and no third-party request.
-//!
-//! A separate stage because it reads the finished output (what readers see is what is found)
-//! and adds files to it; nothing else depends on it. Words are indexed folded (`kết nối` under
-//! `ket noi`, `đường` under `duong`) with each spelling kept apart, so a query finds them with
-//! or without accents and ranks its own spelling first. Made in-process on all cores, in 5–8 %
-//! of the time Pagefind, used before, took on the same pages (docs/performance.md).
-
 //! Search: one index per language, made from the articles' text as the Markdown stage
 //! gathered it, so the site searches itself in the browser (`static/search.js`) with no server
 //! and no third-party request.
@@ -19,7 +10,6 @@
 
 mod files;
 pub mod page;
-mod text;
 mod words;
 
 use std::collections::BTreeMap;
@@ -28,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
 
-pub use text::Text;
+pub use crate::search_text::Text;
 
 /// Where the indexes live in the output, one folder per language.
 pub const DIR: &str = "search";

@@ -10,8 +10,8 @@
 use rustc_hash::FxHashMap;
 
 use super::Source;
-use super::text::Text;
 use super::words;
+use crate::search_text::Text;
 
 /// One page of the index.
 #[derive(Debug, Clone, PartialEq)]

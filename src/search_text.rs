@@ -6,6 +6,9 @@
 //! (injected values, experiment blocks), read here for its text: character references
 //! decoded, tags of inline elements joining their neighbours, other tags separating words,
 //! and nothing of `script`, `style`, `svg`, `template` or `noscript`.
+//!
+//! A module of its own, depending on nothing: the Markdown stage writes it, the search stage
+//! reads it.
 
 /// Elements whose content is never indexed.
 const SKIPPED: &[&str] = &["script", "style", "svg", "template", "noscript"];
