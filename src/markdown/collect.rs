@@ -1,0 +1,174 @@
+//! Collectors of what later stages read of a body, each handed events by the Markdown pass:
+//! the searchable text and the summary (the first paragraph). The links and the word count
+//! are plain lists and counts in [`super::pass`]; the headings' ids in [`super::headings`].
+
+use pulldown_cmark::{Event, Tag, TagEnd};
+
+use crate::html::strip_tags;
+use crate::search_text::Text;
+
+/// The body's text as a reader reads it, for the search index: prose, code and what hooks
+/// injected, an image's alt text aside, with heading levels.
+#[derive(Default)]
+pub(super) struct SearchText {
+    pub(super) text: Text,
+    /// How many images the current event is inside (their text is alt text, not read).
+    in_image: usize,
+}
+
+impl SearchText {
+    /// A word boundary where `event` starts or ends a block (or breaks a line).
+    pub(super) fn boundary(&mut self, event: &Event<'_>) {
+        let block = match event {
+            Event::Start(tag) => !matches!(
+                tag,
+                Tag::Emphasis
+                    | Tag::Strong
+                    | Tag::Strikethrough
+                    | Tag::Superscript
+                    | Tag::Subscript
+                    | Tag::Link { .. }
+                    | Tag::Image { .. }
+            ),
+            Event::End(tag) => !matches!(
+                tag,
+                TagEnd::Emphasis
+                    | TagEnd::Strong
+                    | TagEnd::Strikethrough
+                    | TagEnd::Superscript
+                    | TagEnd::Subscript
+                    | TagEnd::Link
+                    | TagEnd::Image
+            ),
+            Event::SoftBreak | Event::HardBreak | Event::Rule => true,
+            _ => false,
+        };
+        if block {
+            self.text.space();
+        }
+    }
+
+    /// Prose as written (not when it is an image's alt text).
+    pub(super) fn prose(&mut self, text: &str) {
+        if self.in_image == 0 {
+            self.text.push(text);
+        }
+    }
+
+    /// Prose that values made HTML (not when it is an image's alt text).
+    pub(super) fn prose_html(&mut self, html: &str) {
+        if self.in_image == 0 {
+            self.text.push_html(html);
+        }
+    }
+
+    /// Inline code.
+    pub(super) fn code(&mut self, code: &str) {
+        self.text.push(code);
+    }
+
+    /// A code block's code, a block of its own.
+    pub(super) fn code_block(&mut self, code: &str) {
+        self.text.push(code);
+        self.text.space();
+    }
+
+    /// HTML written in the body or made by a hook.
+    pub(super) fn html(&mut self, html: &str) {
+        self.text.push_html(html);
+    }
+
+    pub(super) fn enter_image(&mut self) {
+        self.in_image += 1;
+    }
+
+    pub(super) fn leave_image(&mut self) {
+        self.in_image = self.in_image.saturating_sub(1);
+    }
+
+    /// What follows is a heading of `level`.
+    pub(super) fn enter_heading(&mut self, level: u8) {
+        self.text.heading(level);
+    }
+
+    /// The heading ended: what follows is not one, after a word boundary.
+    pub(super) fn leave_heading(&mut self) {
+        self.text.heading(0);
+        self.text.space();
+    }
+}
+
+/// The first paragraph at the top level (not in a list, a quote or a footnote), as plain
+/// text: listings and feeds quote it where the article gives no description.
+#[derive(Default)]
+pub(super) struct Summary {
+    /// How deep in lists, quotes and footnotes the pass is.
+    depth: usize,
+    first: Option<String>,
+}
+
+impl Summary {
+    /// A list, quote or footnote starts.
+    pub(super) fn enter(&mut self) {
+        self.depth += 1;
+    }
+
+    /// A list, quote or footnote ends.
+    pub(super) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Whether a paragraph that starts here is the summary.
+    pub(super) fn wants_paragraph(&self) -> bool {
+        self.depth == 0 && self.first.is_none()
+    }
+
+    /// The summary is the paragraph of `events` (rewritten, from its start to its end).
+    pub(super) fn paragraph<'e>(&mut self, events: impl Iterator<Item = Event<'e>>) {
+        let mut html = String::new();
+        pulldown_cmark::html::push_html(&mut html, events);
+        self.first = Some(strip_tags(&html).trim().to_string());
+    }
+
+    pub(super) fn finish(self) -> String {
+        self.first.unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pulldown_cmark::CowStr;
+
+    #[test]
+    fn the_summary_is_the_first_paragraph_outside_lists_quotes_and_footnotes() {
+        let mut summary = Summary::default();
+        summary.enter();
+        assert!(!summary.wants_paragraph(), "inside a list");
+        summary.leave();
+        assert!(summary.wants_paragraph());
+        summary.paragraph(
+            [
+                Event::Start(Tag::Paragraph),
+                Event::Text(CowStr::from(" Đo <được> ")),
+                Event::End(TagEnd::Paragraph),
+            ]
+            .into_iter(),
+        );
+        assert!(!summary.wants_paragraph(), "one summary");
+        assert_eq!(summary.finish(), "Đo <được>");
+    }
+
+    #[test]
+    fn alt_text_is_not_searchable_but_code_is() {
+        let mut text = SearchText::default();
+        text.prose("một");
+        text.enter_image();
+        text.prose("ảnh");
+        text.prose_html("<b>ảnh</b>");
+        text.leave_image();
+        text.boundary(&Event::SoftBreak);
+        text.code("x_y");
+        assert_eq!(text.text.as_str(), "một x_y");
+    }
+}

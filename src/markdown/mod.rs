@@ -1,0 +1,365 @@
+//! Markdown → HTML: pulldown-cmark's events through one pass ([`pass`]) that rewrites what
+//! the page shows and hands every event to the collector of each concern, so that the stages
+//! after this one read what they need without parsing the body again:
+//!
+//! - [`headings`]: ids, anchor links, the table of contents, footnotes' ids;
+//! - [`code`]: code blocks highlighted, experiment and source blocks through [`Hooks`];
+//! - [`values`]: `{{ experiment.path }}` in prose through [`Hooks`];
+//! - tables wrapped for scrolling, links collected for the link check, words counted;
+//! - [`collect`]: the summary (the first paragraph) and the searchable text.
+
+mod code;
+mod collect;
+mod headings;
+mod pass;
+mod values;
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::Path;
+
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
+
+use crate::diag::{Diagnostics, Place};
+use crate::highlight::Highlighter;
+use crate::lang::Lang;
+
+pub use headings::slug_id;
+use values::{Piece, split_values};
+
+/// An entry of the table of contents.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TocEntry {
+    pub level: u8,
+    pub id: String,
+    pub text: String,
+}
+
+/// A link or image source written in the article, with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub dest: String,
+    pub place: Place,
+}
+
+/// A rendered article body and what was learnt while rendering it.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    pub html: String,
+    pub toc: Vec<TocEntry>,
+    pub ids: BTreeSet<String>,
+    pub links: Vec<Link>,
+    /// The first paragraph as plain text.
+    pub summary: String,
+    pub words: usize,
+    /// The body's text for the search index: prose, code and what hooks injected, as a
+    /// reader reads them (an image's alt text aside), with heading levels.
+    pub text: crate::search_text::Text,
+}
+
+/// The kinds of fenced block the generator handles itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockKind {
+    /// ```` ```experiment <name> ````: an experiment's output, table or chart.
+    Experiment,
+    /// ```` ```source <experiment> <region> ````: an excerpt of an experiment's source.
+    Source,
+}
+
+/// What went wrong in a hook, without a place (the Markdown stage adds it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookError {
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl HookError {
+    pub fn new(message: impl Into<String>) -> Self {
+        HookError {
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// The experiment stage's entry points into the Markdown stage.
+pub trait Hooks: Sync {
+    /// HTML for `{{ expr }}` in prose.
+    fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError>;
+    /// HTML for a fenced block of a kind the generator handles; `args` follows the kind word.
+    fn block(
+        &self,
+        kind: BlockKind,
+        args: &str,
+        body: &str,
+        lang: &Lang,
+    ) -> Result<String, HookError>;
+}
+
+/// Hooks for a site without experiments: every reference is an error.
+pub struct NoExperiments;
+
+impl Hooks for NoExperiments {
+    fn inline(&self, expr: &str, _: &Lang) -> Result<String, HookError> {
+        Err(HookError::new(format!(
+            "`{{{{ {expr} }}}}` refers to an experiment, and this build has none"
+        )))
+    }
+
+    fn block(&self, _: BlockKind, args: &str, _: &str, _: &Lang) -> Result<String, HookError> {
+        Err(HookError::new(format!(
+            "block `{args}` refers to an experiment, and this build has none"
+        )))
+    }
+}
+
+/// Labels the Markdown stage writes into the page, from the UI strings.
+#[derive(Debug, Clone, Default)]
+pub struct Labels {
+    /// `aria-label` of a heading's anchor link.
+    pub anchor: String,
+}
+
+/// What to render.
+pub struct Input<'a> {
+    pub path: &'a Path,
+    pub body: &'a str,
+    /// 1-based line of the file where `body` starts.
+    pub body_line: usize,
+    pub lang: &'a Lang,
+    pub highlighter: &'a Highlighter,
+    pub hooks: &'a dyn Hooks,
+    pub labels: &'a Labels,
+}
+
+/// The pulldown-cmark extensions every body is parsed with (the benchmark's floor uses them too).
+pub fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_SMART_PUNCTUATION
+        | Options::ENABLE_GFM
+}
+
+/// Renders an article body, reporting every error in it.
+pub fn render(input: &Input<'_>) -> Result<Rendered, Diagnostics> {
+    let mut pass = pass::Pass::new(input);
+    let events = merge_text(Parser::new_ext(input.body, options()).into_offset_iter());
+    let events = pass.run(events);
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, events.into_iter());
+    pass.finish(html)
+}
+
+/// The experiments a body refers to, and where: `{{ name.… }}`, `experiment name`, `source name …`.
+pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
+    let mut refs = Vec::new();
+    let mut in_code = false;
+    for (event, range) in merge_text(Parser::new_ext(body, options()).into_offset_iter()) {
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                in_code = true;
+                if let CodeBlockKind::Fenced(info) = kind {
+                    let mut words = info.split_whitespace();
+                    if let (Some("experiment" | "source"), Some(name)) =
+                        (words.next(), words.next())
+                    {
+                        refs.push((name.to_string(), range.clone()));
+                    }
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => in_code = false,
+            Event::Text(text) if !in_code => {
+                for piece in split_values(&text) {
+                    if let Piece::Value(expr) = piece {
+                        let name = expr.split(['.', '|', ' ']).next().unwrap_or_default();
+                        refs.push((name.to_string(), range.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    refs
+}
+
+/// An event and where in the body it was written.
+type Ev<'e> = (Event<'e>, Range<usize>);
+
+/// Merges adjacent text events (pulldown-cmark splits text at some characters).
+fn merge_text<'e>(events: impl Iterator<Item = Ev<'e>>) -> Vec<Ev<'e>> {
+    let mut out: Vec<Ev<'e>> = Vec::new();
+    for (event, range) in events {
+        if let (Event::Text(t), Some((Event::Text(prev), prev_range))) = (&event, out.last_mut()) {
+            let mut s = prev.to_string();
+            s.push_str(t);
+            *prev = CowStr::from(s);
+            prev_range.end = range.end;
+            continue;
+        }
+        out.push((event, range));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::escape;
+
+    struct Echo;
+    impl Hooks for Echo {
+        fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
+            if expr.starts_with("bad") {
+                return Err(HookError::new(format!("unknown `{expr}`")));
+            }
+            Ok(format!(
+                "<data value=\"1\">{}:{}</data>",
+                lang,
+                escape(expr)
+            ))
+        }
+        fn block(
+            &self,
+            kind: BlockKind,
+            args: &str,
+            body: &str,
+            _: &Lang,
+        ) -> Result<String, HookError> {
+            Ok(format!(
+                "<figure>{kind:?} {args} [{}]</figure>",
+                body.trim()
+            ))
+        }
+    }
+
+    fn render_str(body: &str) -> Result<Rendered, Diagnostics> {
+        let h = Highlighter::default();
+        let lang = Lang::parse("vi").unwrap();
+        let labels = Labels {
+            anchor: "Liên kết tới mục {heading}".into(),
+        };
+        render(&Input {
+            path: Path::new("content/a/index.vi.md"),
+            body,
+            body_line: 5,
+            lang: &lang,
+            highlighter: &h,
+            hooks: &Echo,
+            labels: &labels,
+        })
+    }
+
+    #[test]
+    fn headings_get_ids_anchors_and_toc() {
+        let r = render_str("## Bắt tay TCP\n\n### Kết nối\n\n## Bắt tay TCP\n").unwrap();
+        assert_eq!(
+            r.toc.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
+            ["bat-tay-tcp", "ket-noi", "bat-tay-tcp-1"]
+        );
+        assert!(r.html.contains("<h2 id=\"bat-tay-tcp\">Bắt tay TCP <a class=\"anchor\" href=\"#bat-tay-tcp\" aria-label=\"Liên kết tới mục Bắt tay TCP\">#</a></h2>"), "{}", r.html);
+    }
+
+    #[test]
+    fn values_are_injected_in_prose_but_not_in_code() {
+        let r = render_str("Đo được {{ x.y | fixed(2) }} ở đây, `{{ x.y }}` không.\n\n```rust\nlet s = \"{{ x.y }}\";\n```\n").unwrap();
+        assert!(
+            r.html
+                .contains("<data value=\"1\">vi:x.y | fixed(2)</data>"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("<code>{{ x.y }}</code>"), "{}", r.html);
+        assert!(r.html.contains("{{ x.y }}"), "{}", r.html);
+        assert_eq!(
+            r.summary,
+            "Đo được vi:x.y | fixed(2) ở đây, {{ x.y }} không."
+        );
+    }
+
+    #[test]
+    fn hook_errors_name_the_file_line_and_column() {
+        let e = render_str("Dòng một.\n\nDòng hai có {{ bad.path }}.\n").unwrap_err();
+        let d = &e.0[0];
+        assert_eq!(d.place.to_string(), "content/a/index.vi.md:7:13");
+        assert_eq!(d.message, "unknown `bad.path`");
+        assert_eq!(d.snippet.as_deref(), Some("Dòng hai có {{ bad.path }}."));
+    }
+
+    #[test]
+    fn unclosed_value_is_an_error() {
+        let e = render_str("Text {{ x.y\n").unwrap_err();
+        assert!(e.0[0].message.contains("never closed"));
+    }
+
+    #[test]
+    fn experiment_and_source_blocks_go_to_hooks() {
+        let r = render_str("```experiment sizes\ntable: rows\n```\n\n```source tcp connect\n```\n")
+            .unwrap();
+        assert!(
+            r.html
+                .contains("<figure>Experiment sizes [table: rows]</figure>"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.html.contains("<figure>Source tcp connect []</figure>"),
+            "{}",
+            r.html
+        );
+    }
+
+    #[test]
+    fn code_is_highlighted_and_tables_wrapped_and_links_collected() {
+        let r = render_str("```rust\nfn main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[x](/other/#h) ![i](img.png)\n").unwrap();
+        assert!(r.html.contains("<pre class=\"code\" tabindex=\"0\" data-lang=\"rust\"><code class=\"language-rust\"><span class=\""), "{}", r.html);
+        assert!(
+            r.html.contains("<div class=\"table-wrap\"><table>"),
+            "{}",
+            r.html
+        );
+        let links: Vec<_> = r
+            .links
+            .iter()
+            .map(|l| (l.dest.as_str(), l.place.line))
+            .collect();
+        assert_eq!(links, [("/other/#h", Some(13)), ("img.png", Some(13))]);
+    }
+
+    #[test]
+    fn the_searchable_text_is_what_a_reader_reads() {
+        let r = render_str(
+            "Đo được {{ x.y }} ở *đây*.\n\n## Bắt tay\n\n```rust\nlet tcp_nodelay = 1;\n```\n\n![ảnh chụp](a.png) `mã`<br>x\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```experiment sizes\ntable: rows\n```\n",
+        )
+        .unwrap();
+        let text = r.text.as_str();
+        assert_eq!(
+            text,
+            "Đo được vi:x.y ở đây. Bắt tay let tcp_nodelay = 1; mã x a b 1 2 Experiment sizes [table: rows] "
+        );
+        let heading = text.find("Bắt").unwrap();
+        assert_eq!(
+            r.text.runs(),
+            [(heading, 2), (heading + "Bắt tay".len(), 0)],
+            "only the heading weighs more"
+        );
+    }
+
+    #[test]
+    fn refs_find_experiments_outside_code() {
+        let refs: Vec<String> = experiment_refs(
+            "A {{ tcp.x }} `{{ no.x }}`\n\n```experiment sizes\n```\n\n```source varint zz\n```\n",
+        )
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+        assert_eq!(refs, ["tcp", "sizes", "varint"]);
+    }
+}

@@ -1,0 +1,111 @@
+//! Values in prose: `{{ experiment.path | filter }}` becomes the experiment stage's HTML
+//! ([`super::Hooks::inline`]); an unclosed `{{` is an error placed where it was written.
+
+use crate::html::escape;
+
+use super::{HookError, Input};
+
+/// A piece of text around `{{ … }}` values.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Piece<'t> {
+    Text(&'t str),
+    Value(&'t str),
+    Unclosed,
+}
+
+/// `text` cut into text and values.
+pub(super) fn split_values(text: &str) -> Vec<Piece<'_>> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("{{") {
+        if open > 0 {
+            pieces.push(Piece::Text(&rest[..open]));
+        }
+        match rest[open + 2..].find("}}") {
+            Some(close) => {
+                pieces.push(Piece::Value(rest[open + 2..open + 2 + close].trim()));
+                rest = &rest[open + 2 + close + 2..];
+            }
+            None => {
+                pieces.push(Piece::Unclosed);
+                pieces.push(Piece::Text(&rest[open + 2..]));
+                rest = "";
+            }
+        }
+    }
+    if !rest.is_empty() {
+        pieces.push(Piece::Text(rest));
+    }
+    pieces
+}
+
+/// Turns texts holding values into HTML, in the order of the body.
+#[derive(Default)]
+pub(super) struct Values {
+    /// Where in the body the search for the next `{{` starts, for error places.
+    cursor: usize,
+}
+
+impl Values {
+    /// HTML for `text`, which starts at `start` in the body and holds `{{ … }}` values; each
+    /// error goes to `errors` with its offset in the body.
+    pub(super) fn html(
+        &mut self,
+        input: &Input<'_>,
+        text: &str,
+        start: usize,
+        errors: &mut Vec<(usize, HookError)>,
+    ) -> String {
+        let mut html = String::new();
+        self.cursor = self.cursor.max(start);
+        for piece in split_values(text) {
+            match piece {
+                Piece::Text(t) => html.push_str(&escape(t)),
+                Piece::Value(expr) => {
+                    let at = self.next_open(input.body, start);
+                    self.cursor = at + 2;
+                    match input.hooks.inline(expr, input.lang) {
+                        Ok(v) => html.push_str(&v),
+                        Err(e) => errors.push((at, e)),
+                    }
+                }
+                Piece::Unclosed => {
+                    let at = self.next_open(input.body, start);
+                    errors.push((at, HookError::new("`{{` is never closed by `}}`").hint(
+                        "write an injected value as {{ experiment.path }}, or put literal braces in a code span",
+                    )));
+                }
+            }
+        }
+        html
+    }
+
+    /// The offset of the next `{{` in `body` (`start` when there is none).
+    fn next_open(&self, body: &str, start: usize) -> usize {
+        body[self.cursor..]
+            .find("{{")
+            .map_or(start, |i| self.cursor + i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_cut_around_values() {
+        assert_eq!(
+            split_values("a {{ x.y | fixed(2) }} b {{z}}"),
+            [
+                Piece::Text("a "),
+                Piece::Value("x.y | fixed(2)"),
+                Piece::Text(" b "),
+                Piece::Value("z"),
+            ]
+        );
+        assert_eq!(
+            split_values("a {{ x"),
+            [Piece::Text("a "), Piece::Unclosed, Piece::Text(" x")]
+        );
+    }
+}
