@@ -1,18 +1,26 @@
 //! `measured`: a static-site generator for bilingual measured articles.
 //!
-//! The build is a pipeline of stages, each a function from one value to the next:
+//! The build is a pipeline of stages, each a function from one value to the next, called in
+//! this order by [`pipeline`] (`Session::build_changed`), which memoises the stages a session
+//! reuses:
 //!
-//! 1. [`config`]: `site.toml` → [`config::SiteConfig`]
+//! 1. [`config`]: `site.toml` → [`config::SiteConfig`] (which also decides the cache folder)
 //! 2. [`theme`] and [`i18n`]: built-in theme + the site's overrides → templates, UI strings
 //! 3. [`content`]: `content/` → source documents (front matter validated)
 //! 4. [`site`]: documents → the site model (translations, URLs, tags, series, related)
-//! 5. [`experiments`]: the experiments the pages use → measurements with provenance
+//! 5. [`experiments`]: the experiments the pages refer to → measurements with provenance
 //!    (built and run only when stale; the seam between loading and rendering)
-//! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel
-//! 7. [`render`]: the model + bodies → every output file, in parallel ([`output::Output`])
-//! 8. [`links`]: every internal link and anchor checked against the output
-//!    ([`search`] then indexes the checked articles, one index per language)
-//! 9. [`write`]: the output written atomically (or served from memory by [`serve`])
+//! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel,
+//!    with what later stages read of it (links, ids, summary, searchable text); [`claims`]
+//!    checked against the measurements meanwhile
+//! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
+//!    parallel ([`output::Output`])
+//! 8. [`links`]: every internal link and anchor checked against the output;
+//!    [`search`] then indexes the articles, one index per language
+//! 9. [`write`](mod@write): the output written atomically (or served from memory by [`serve`])
+//!
+//! A module imports only from earlier stages, and from the vocabulary every stage shares:
+//! [`diag`], [`lang`], [`html`], [`output`] and [`search_text`].
 //!
 //! Errors are [`diag::Diagnostics`] naming file, line and column; only `main` prints them.
 

@@ -1,11 +1,11 @@
 //! The build, stage after stage, in one place: what `build`, `check` and `serve` all run.
 //!
-//! [`Session::build_changed`] is the list of stages `lib.rs` describes. A stage that a session
-//! memoises is called through its cache (`memo.x.get_or(key, || stage(…))`, [`memo`]), its key
-//! computed next to it in the module of its step: [`measure`] (the experiment stage),
-//! [`bodies`] (Markdown), [`inputs`] (what rendering reads besides them), [`files`] (the output
-//! besides the pages, and its checks), [`search`]. [`edit`] is the fast path after edits to
-//! bodies only, from the render inputs the last build kept; [`stamp`], the identity of a
+//! `Session::build_changed` is the list of stages `lib.rs` describes. A stage that a session
+//! memoises is called through its cache (`memo.x.get_or(key, || stage(…))`, `memo`), its key
+//! computed next to it in the module of its step: `measure` (the experiment stage),
+//! `bodies` (Markdown), `inputs` (what rendering reads besides them), `files` (the output
+//! besides the pages, and its checks), `search`. `edit` is the fast path after edits to
+//! bodies only, from the render inputs the last build kept; `stamp`, the identity of a
 //! build's inputs, which lets an unchanged build return the last one.
 
 use std::path::{Path, PathBuf};
@@ -144,7 +144,7 @@ impl Session {
     /// Builds after the files `changed` (paths relative to the site root) changed, and
     /// nothing else: what `serve` calls with the paths its watcher reports. When every changed
     /// file is the body of an article of the last build, only what shows those bodies is
-    /// rendered again ([`edit`]); otherwise this is [`Session::build`].
+    /// rendered again (`pipeline/edit.rs`); otherwise this is [`Session::build`].
     pub fn build_after(
         &mut self,
         changed: &[PathBuf],
@@ -237,7 +237,7 @@ impl Session {
         let (mut output, rendering) =
             render::render(&inputs, (!self.once).then_some(&self.memo.pages))?;
         self.memo.pages = rendering.pages;
-        self.add_files(&inputs, &theme, &used, m, bodies.results, &mut output)?;
+        self.add_files(&inputs, &theme, &used, m, &mut output)?;
         // 8. Links checked against the output; the search index.
         files::check_links(&inputs.site, &inputs.bodies, &output)?;
         let search = self.search_and_save(&mut output, &inputs, &bodies.keys, &highlighter)?;
@@ -262,10 +262,14 @@ impl Session {
             output,
         };
         // A forced rerun measures at every build: edits after it go through the whole build.
-        self.memo.kept = measured.kept.then(|| {
-            let (labels, results) = (bodies.labels, bodies.results);
-            let m = measured.measurements.clone();
-            edit::Kept::new(inputs, m, highlighter, labels, refs, results)
+        self.memo.kept = measured.kept.then(|| edit::Kept {
+            anchor_links: edit::anchor_links(&inputs.site, &inputs.bodies),
+            measurements: measured.measurements.clone(),
+            labels: bodies.labels,
+            results: bodies.results,
+            highlighter,
+            refs,
+            inputs,
         });
         Ok(built)
     }

@@ -1,7 +1,7 @@
 //! Injection: the experiment stage's results turned into HTML for the Markdown stage — inline
 //! values (`<data>` with their spread and provenance), experiment figures (output, table, chart),
 //! source excerpts by marked region — plus each experiment's published source page
-//! ([`source`]).
+//! (`source`).
 
 mod source;
 

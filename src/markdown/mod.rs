@@ -1,12 +1,12 @@
-//! Markdown → HTML: pulldown-cmark's events through one pass ([`pass`]) that rewrites what
+//! Markdown → HTML: pulldown-cmark's events through one pass (`pass`) that rewrites what
 //! the page shows and hands every event to the collector of each concern, so that the stages
 //! after this one read what they need without parsing the body again:
 //!
-//! - [`headings`]: ids, anchor links, the table of contents, footnotes' ids;
-//! - [`code`]: code blocks highlighted, experiment and source blocks through [`Hooks`];
-//! - [`values`]: `{{ experiment.path }}` in prose through [`Hooks`];
+//! - `headings`: ids, anchor links, the table of contents, footnotes' ids;
+//! - `code`: code blocks highlighted, experiment and source blocks through [`Hooks`];
+//! - `values`: `{{ experiment.path }}` in prose through [`Hooks`];
 //! - tables wrapped for scrolling, links collected for the link check, words counted;
-//! - [`collect`]: the summary (the first paragraph) and the searchable text.
+//! - `collect`: the summary (the first paragraph) and the searchable text.
 
 mod code;
 mod collect;

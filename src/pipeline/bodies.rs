@@ -131,7 +131,7 @@ fn labels_of(config: &SiteConfig, strings: &BTreeMap<Lang, Strings>) -> BTreeMap
 }
 
 /// Identity of every measurement in use: a new result re-renders the bodies that inject values.
-fn measurements_fingerprint(m: &Measurements) -> blake3::Hash {
+pub(super) fn measurements_fingerprint(m: &Measurements) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     for (name, mm) in &m.by_name {
         h.update(name.as_bytes());

@@ -43,25 +43,6 @@ pub(super) struct Kept {
 }
 
 impl Kept {
-    pub(super) fn new(
-        inputs: RenderInputs,
-        measurements: Arc<Measurements>,
-        highlighter: Arc<Highlighter>,
-        labels: BTreeMap<Lang, Labels>,
-        refs: Vec<BTreeSet<String>>,
-        results: blake3::Hash,
-    ) -> Kept {
-        Kept {
-            anchor_links: anchor_links(&inputs.site, &inputs.bodies),
-            inputs,
-            measurements,
-            highlighter,
-            labels,
-            refs,
-            results,
-        }
-    }
-
     /// The hooks the bodies were rendered with.
     fn hooks(&self) -> Injector<'_> {
         Injector {
@@ -282,7 +263,10 @@ fn check_links(
 
 /// Which pages link to an anchor of another page: target path (without its trailing `/`) →
 /// the pages whose bodies link to one of its anchors.
-fn anchor_links(site: &Site, bodies: &[Arc<Rendered>]) -> BTreeMap<String, BTreeSet<usize>> {
+pub(super) fn anchor_links(
+    site: &Site,
+    bodies: &[Arc<Rendered>],
+) -> BTreeMap<String, BTreeSet<usize>> {
     let mut anchors: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
     for (i, (p, body)) in site.pages.iter().zip(bodies).enumerate() {
         for target in anchor_targets(&p.url, body) {

@@ -20,6 +20,7 @@ use crate::site::Site;
 use crate::theme::Theme;
 
 use super::Session;
+use super::bodies::measurements_fingerprint;
 use super::memo::{Themes, themes};
 
 impl Session {
@@ -31,26 +32,24 @@ impl Session {
         theme: &Theme,
         used: &[BTreeSet<String>],
         m: &Measurements,
-        results: blake3::Hash,
         output: &mut Output,
     ) -> Result<(), Diagnostics> {
-        self.add_results_files(inputs, used, m, results, output);
+        self.add_results_files(inputs, used, m, output);
         let config = &inputs.config;
         self.add_stylesheet(config, themes(config), output)?;
         add_static_files(config, theme, &inputs.site, output)
     }
 
     /// Adds the `results.json` of every article that uses experiments (`used`), made again
-    /// when the article's URL, title, experiments or their results (`results`: the
-    /// measurements' fingerprint) changed.
+    /// when the article's URL, title, experiments or their results changed.
     fn add_results_files(
         &mut self,
         inputs: &RenderInputs,
         used: &[BTreeSet<String>],
         m: &Measurements,
-        results: blake3::Hash,
         output: &mut Output,
     ) {
+        let results = measurements_fingerprint(m);
         let mut kept = Vec::new();
         for (p, names) in inputs.site.pages.iter().zip(used) {
             if names.is_empty() {

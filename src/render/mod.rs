@@ -1,10 +1,10 @@
 //! Rendering: the site model and the rendered bodies → every output file, in parallel.
 //!
 //! What an output shows is a pure function from the [`RenderInputs`] to its template's
-//! `Serialize` context, one module per output: [`article`], [`listing`] (home, tag index, tag
-//! pages), [`feed`], [`site_files`] (404, sitemap, robots.txt) and [`extra`] (pages an earlier
-//! stage made whole). This module puts the contexts through the [`templates`] on all cores,
-//! reusing the bytes of a page whose context is the previous build's ([`memo`]).
+//! `Serialize` context, one module per output: `article`, `listing` (home, tag index, tag
+//! pages), `feed`, `site_files` (404, sitemap, robots.txt) and `extra` (pages an earlier
+//! stage made whole). This module puts the contexts through the `templates` on all cores,
+//! reusing the bytes of a page whose context is the previous build's (`memo`).
 
 mod article;
 mod extra;
