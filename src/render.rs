@@ -702,7 +702,7 @@ impl<'a> Shared<'a> {
             "author": { "@type": "Person", "name": if config.author.is_empty() { &config.language(&p.doc.lang).title } else { &config.author } },
             "keywords": p.doc.front.tags.join(", "),
         });
-        v.to_string().replace("</", "<\\/")
+        crate::html::script_json(&v)
     }
 
     /// Home, tag index, tag pages and feed of one language.

@@ -408,6 +408,47 @@ fn an_edit_reloads_open_pages() {
     );
 }
 
+/// Every file under `root` but the caches in `.measured/`, with its bytes.
+fn files_but_caches(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".measured")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(root).unwrap().to_path_buf();
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn serve_writes_no_output_and_nothing_into_the_sources() {
+    let site = site();
+    let mut expected = files_but_caches(site.path());
+    let server = start(site.path());
+    let mut channel = Channel::open(server.addr());
+    let path = site.path().join(ARTICLE_EN);
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("The first article", "The edited article");
+    save_atomically(&path, &text);
+    channel.wait_for("reload");
+    drop(server);
+    for (rel, bytes) in &mut expected {
+        if *rel == Path::new(ARTICLE_EN) {
+            *bytes = text.clone().into_bytes();
+        }
+    }
+    assert_eq!(
+        files_but_caches(site.path()),
+        expected,
+        "the only change is the author's own edit"
+    );
+}
+
 #[test]
 fn a_stylesheet_edit_swaps_styles_without_reload() {
     let site = site();
