@@ -41,3 +41,78 @@ fn script_blocks_cannot_be_broken_by_author_text() {
     // The theme's own script after it is still a script element of its own.
     assert_eq!(common::attrs(&page, "script[src]", "src"), ["/theme.js"]);
 }
+
+/// A site whose one experiment, `exp`, has `results` frozen (never compiled or run).
+fn frozen_site(results: serde_json::Value) -> TestSite {
+    let site = TestSite::new();
+    site.write(
+        "experiments/Cargo.toml",
+        "[workspace]\nmembers = [\"exp\"]\nresolver = \"2\"\n",
+    );
+    site.write(
+        "experiments/exp/Cargo.toml",
+        "[package]\nname = \"exp\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    );
+    site.write("experiments/exp/src/main.rs", "fn main() {}\n");
+    let record = serde_json::json!({
+        "experiment": "exp",
+        "key": "test",
+        "results": results,
+        "output": "",
+        "provenance": {
+            "experiment": "exp", "source_hash": "0", "lock_hash": "0", "rustc": "rustc 1.85.0",
+            "cpu": "test", "cores": 2, "kernel": "6.1", "measured_at": "2026-01-01T00:00:00Z",
+            "load_before": [0.0, 0.0, 0.0], "load_after": [0.0, 0.0, 0.0],
+            "duration_secs": 1.0, "quick": false, "command": "none"
+        }
+    });
+    site.write("frozen/exp.json", &record.to_string());
+    site
+}
+
+fn build_frozen(site: &TestSite) -> measured::Built {
+    let opts = measured::BuildOptions {
+        experiments: measured::experiments::ExperimentOptions {
+            frozen: true,
+            ..Default::default()
+        },
+        ..site.options()
+    };
+    measured::build_in_memory(&opts).unwrap_or_else(|d| panic!("{d}"))
+}
+
+#[test]
+fn numbers_print_exactly_in_text_and_data_value_with_no_negative_zero() {
+    let site = frozen_site(serde_json::json!({
+        "max": u64::MAX, "min": i64::MIN, "huge": 1e308, "tiny": -0.0001
+    }));
+    site.article(
+        "a",
+        "vi",
+        "title: Số\ndate: 2026-01-02",
+        "{{ exp.max }} {{ exp.min }} {{ exp.huge | bytes }} {{ exp.tiny | percent }} \
+         {{ exp.tiny | fixed(1) }}\n",
+    );
+    let built = build_frozen(&site);
+    let page = html(&built, "a/index.html");
+    assert_eq!(
+        common::attrs(&page, "data", "value"),
+        [
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1e308",
+            "-0.0001",
+            "-0.0001"
+        ]
+    );
+    assert_eq!(
+        texts(&page, "data"),
+        [
+            "18.446.744.073.709.551.615",
+            "-9.223.372.036.854.775.808",
+            "1 × 10²⁹⁰ EB",
+            "0%",
+            "0,0"
+        ]
+    );
+}
