@@ -24,6 +24,8 @@ pub struct FrontMatter {
     pub draft: bool,
     pub updated: Option<Date>,
     pub slug: Option<String>,
+    /// The 1-based line of `slug:` in the file, when it is there.
+    pub slug_line: Option<usize>,
     /// Claims with the 1-based line of the file they are written on.
     pub claims: Vec<(String, usize)>,
     pub translated_from: Option<String>,
@@ -315,18 +317,17 @@ fn validate(
         })?),
         None => None,
     };
-    if let Some(s) = &slug {
-        if s.is_empty()
-            || s.contains('/')
-            || s.starts_with('.')
-            || s.chars().any(char::is_whitespace)
-        {
-            return Err(bad(
-                "slug",
-                format!("front matter: `slug` `{s}` is not a URL segment"),
-                "use lowercase words joined by `-`",
-            ));
-        }
+    if let Some(problem) = slug.as_deref().and_then(crate::urls::segment_problem) {
+        let s = slug.as_deref().unwrap_or_default();
+        return Err(bad(
+            "slug",
+            format!("front matter: `slug: {s}` cannot be a URL segment: {problem}"),
+            &format!(
+                "a URL segment holds {}, e.g. `slug: {}`",
+                crate::urls::ALLOWED,
+                crate::urls::suggestion(s)
+            ),
+        ));
     }
     if part.is_some() && series.is_none() {
         return Err(bad(
@@ -357,6 +358,9 @@ fn validate(
         part,
         draft,
         updated,
+        slug_line: slug
+            .as_ref()
+            .and_then(|_| frontmatter::key_line(split, "slug")),
         slug,
         claims,
         translated_from,

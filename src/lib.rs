@@ -41,6 +41,7 @@ pub mod search;
 pub mod serve;
 pub mod site;
 pub mod theme;
+pub mod urls;
 pub mod values;
 pub mod write;
 

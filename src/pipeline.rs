@@ -372,6 +372,7 @@ impl Session {
         output.insert("highlight.css".into(), stylesheet.clone().into_bytes());
         self.memo.stylesheet = Some((themes, stylesheet));
         add_static_files(&config, &theme, &site, &mut output)?;
+        site::check_output_paths(&site, &output)?;
         check_links(&site, &bodies, &output)?;
         // The highlight cache is saved (on one core) while the search index is made: neither
         // reads what the other writes.

@@ -138,10 +138,15 @@ fn check_urls(config: &SiteConfig, pages: &[Page]) -> Result<(), Diagnostics> {
         "the search index".into(),
     );
     for p in pages {
+        if p.doc.front.slug.is_none() {
+            if let Some(problem) = crate::urls::segment_problem(&p.doc.dir) {
+                diags.push(folder_name_error(p, &problem));
+            }
+        }
         if let Some(what) = reserved.get(&p.url) {
             diags.push(
                 Diagnostic::new(
-                    Place::file(&p.doc.path),
+                    slug_place(p),
                     format!("the page's URL {} is taken by {what}", p.url),
                 )
                 .with_hint("choose another folder name, or set `slug:` in the front matter"),
@@ -150,7 +155,7 @@ fn check_urls(config: &SiteConfig, pages: &[Page]) -> Result<(), Diagnostics> {
         if let Some(other) = seen.insert(&p.url, p) {
             diags.push(
                 Diagnostic::new(
-                    Place::file(&p.doc.path),
+                    slug_place(p),
                     format!(
                         "two pages claim the URL {}: {} and {}",
                         p.url,
@@ -163,6 +168,52 @@ fn check_urls(config: &SiteConfig, pages: &[Page]) -> Result<(), Diagnostics> {
         }
     }
     diags.into_result(())
+}
+
+/// A page whose folder in the output is a file the site also writes (a theme file such as
+/// `style.css`, a feed, the sitemap) is an error naming the article, not the staging folder.
+pub fn check_output_paths(site: &Site, output: &crate::output::Output) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    for p in &site.pages {
+        let folder = p.url.trim_matches('/');
+        if output.get(folder).is_some() {
+            diags.push(
+                Diagnostic::new(
+                    slug_place(p),
+                    format!(
+                        "the page's URL {} needs a folder where the site writes the file {folder}",
+                        p.url
+                    ),
+                )
+                .with_hint(
+                    "choose another folder name, or set another `slug:` in the front matter",
+                ),
+            );
+        }
+    }
+    diags.into_result(())
+}
+
+/// Where a page's URL segment comes from: the `slug:` line, else the file.
+fn slug_place(p: &Page) -> Place {
+    match p.doc.front.slug_line {
+        Some(line) => Place::at(&p.doc.path, line, 1),
+        None => Place::file(&p.doc.path),
+    }
+}
+
+fn folder_name_error(p: &Page, problem: &str) -> Diagnostic {
+    let dir = &p.doc.dir;
+    let suggestion = crate::urls::suggestion(dir);
+    Diagnostic::new(
+        Place::file(&p.doc.path),
+        format!("the folder name `{dir}` cannot be a URL segment: {problem}"),
+    )
+    .with_hint(format!(
+        "rename the folder to content/{suggestion}/, or set `slug: {suggestion}` in the front \
+         matter; a URL segment holds {}",
+        crate::urls::ALLOWED
+    ))
 }
 
 /// The URL segment of a tag: lowercase ASCII, diacritics removed (`mạng` → `mang`).

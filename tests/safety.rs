@@ -116,3 +116,123 @@ fn numbers_print_exactly_in_text_and_data_value_with_no_negative_zero() {
         ]
     );
 }
+
+/// The diagnostics of a failed build, as (file under the site root, line, message) triples.
+fn errors(site: &TestSite) -> Vec<(String, Option<usize>, String)> {
+    let Err(diags) = site.build() else {
+        panic!("the build should fail")
+    };
+    diags
+        .0
+        .into_iter()
+        .map(|d| {
+            let file = d
+                .place
+                .path
+                .strip_prefix(site.root())
+                .unwrap_or(&d.place.path);
+            (file.display().to_string(), d.place.line, d.message)
+        })
+        .collect()
+}
+
+#[test]
+fn slugs_that_break_urls_are_refused_at_their_line() {
+    let site = TestSite::new();
+    let cases = [
+        ("q", "a?b", "it holds `?`"),
+        ("hash", "a#b", "it holds `#`"),
+        ("pct", "a%2fb", "it holds `%`"),
+        ("bs", "a\\b", "it holds `\\`"),
+        ("colon", "a:b", "it holds `:`"),
+        ("dots", "..", "`..` names a folder, not a page"),
+        ("empty", "\"\"", "it is empty"),
+    ];
+    for (dir, slug, _) in cases {
+        site.article(
+            dir,
+            "vi",
+            &format!("title: A\ndate: 2026-01-02\nslug: {slug}"),
+            "x\n",
+        );
+    }
+    let mut want: Vec<(String, Option<usize>, String)> = cases
+        .iter()
+        .map(|(dir, slug, problem)| {
+            let shown = if *slug == "\"\"" { "" } else { slug };
+            (
+                format!("content/{dir}/index.vi.md"),
+                Some(4),
+                format!("front matter: `slug: {shown}` cannot be a URL segment: {problem}"),
+            )
+        })
+        .collect();
+    want.sort();
+    assert_eq!(errors(&site), want);
+}
+
+#[test]
+fn folder_names_that_break_urls_are_refused_unless_a_slug_replaces_them() {
+    let site = TestSite::new();
+    site.article("Has Space", "vi", "title: A\ndate: 2026-01-02", "x\n");
+    site.article("a?q", "vi", "title: B\ndate: 2026-01-02", "x\n");
+    site.article(
+        "kết nối",
+        "vi",
+        "title: C\ndate: 2026-01-02\nslug: ket-noi",
+        "x\n",
+    );
+    assert_eq!(
+        errors(&site),
+        [
+            (
+                "content/Has Space/index.vi.md".to_string(),
+                None,
+                "the folder name `Has Space` cannot be a URL segment: it holds a space".to_string()
+            ),
+            (
+                "content/a?q/index.vi.md".to_string(),
+                None,
+                "the folder name `a?q` cannot be a URL segment: it holds `?`".to_string()
+            ),
+        ]
+    );
+    let hint = site.build_err();
+    assert!(
+        hint.contains("rename the folder to content/has-space/, or set `slug: has-space`"),
+        "{hint}"
+    );
+}
+
+#[test]
+fn a_slug_that_collides_with_a_theme_file_names_the_article() {
+    let site = TestSite::new();
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02\nslug: style.css",
+        "x\n",
+    );
+    assert_eq!(
+        errors(&site),
+        [(
+            "content/a/index.vi.md".to_string(),
+            Some(4),
+            "the page's URL /style.css/ needs a folder where the site writes the file style.css"
+                .to_string()
+        )]
+    );
+}
+
+#[test]
+fn two_articles_with_one_url_are_still_an_error() {
+    let site = TestSite::new();
+    site.article("a", "vi", "title: A\ndate: 2026-01-02\nslug: same", "x\n");
+    site.article("b", "vi", "title: B\ndate: 2026-01-02\nslug: same", "x\n");
+    let errors = errors(&site);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].2.starts_with("two pages claim the URL /same/"),
+        "{errors:?}"
+    );
+}
