@@ -178,6 +178,7 @@ fn main() -> ExitCode {
             measured::pipeline::build_to_disk_with_progress(&opts, output.as_deref(), &progress)
                 .map(|(built, retired)| {
                     remove_detached(retired);
+                    print_warnings(&built.warnings);
                     let out = output.unwrap_or_else(|| opts.root.join("public"));
                     eprintln!(
                         "built {} pages, {} files into {} in {:.2?} ({} experiments used, {} run)",

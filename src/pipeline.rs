@@ -625,7 +625,7 @@ fn translation_notices(
     site: &Site,
     strings: &std::collections::BTreeMap<crate::lang::Lang, crate::i18n::Strings>,
 ) -> (Vec<Option<String>>, Vec<Diagnostic>) {
-    let mut warnings = Vec::new();
+    let mut warnings = site.warnings.clone();
     let notices = site
         .pages
         .iter()

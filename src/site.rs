@@ -43,6 +43,8 @@ pub struct Site {
     pub series: BTreeMap<Lang, BTreeMap<String, Vec<usize>>>,
     /// Asset files per article folder (relative to the folder).
     pub assets: BTreeMap<String, Vec<PathBuf>>,
+    /// What the content stage warned about.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Options of the assembly stage.
@@ -57,7 +59,11 @@ pub fn assemble(
     content: Content,
     opts: AssembleOptions,
 ) -> Result<Site, Diagnostics> {
-    let Content { docs, assets } = content;
+    let Content {
+        docs,
+        assets,
+        warnings,
+    } = content;
     let mut docs: Vec<SourceDoc> = docs
         .into_iter()
         .filter(|d| opts.drafts || !d.front.draft)
@@ -114,6 +120,7 @@ pub fn assemble(
         tags,
         series,
         assets: assets.into_iter().collect(),
+        warnings,
     })
 }
 
@@ -455,6 +462,7 @@ mod tests {
                 doc("dns", "vi", "title: D\ndate: 2026-01-05"),
             ],
             assets: vec![],
+            ..Default::default()
         };
         let site = assemble(&c, content, AssembleOptions::default()).unwrap();
         let urls: Vec<&str> = site.pages.iter().map(|p| p.url.as_str()).collect();
@@ -472,6 +480,7 @@ mod tests {
                 doc("b", "vi", "title: B\ndate: 2026-01-03\nslug: same"),
             ],
             assets: vec![],
+            ..Default::default()
         };
         let e = assemble(&config(), content, AssembleOptions::default())
             .unwrap_err()
@@ -488,6 +497,7 @@ mod tests {
         let content = Content {
             docs: vec![doc("a", "vi", "title: A\ndate: 2026-01-02\ndraft: true")],
             assets: vec![],
+            ..Default::default()
         };
         assert!(
             assemble(&config(), content.clone(), AssembleOptions::default())
@@ -522,6 +532,7 @@ mod tests {
                 doc("y", "vi", "title: Y\ndate: 2026-01-04\ntags: [khác]"),
             ],
             assets: vec![],
+            ..Default::default()
         };
         let site = assemble(&config(), content, AssembleOptions::default()).unwrap();
         let vi = config().default_lang;
@@ -567,6 +578,7 @@ mod tests {
             Content {
                 docs,
                 assets: vec![],
+                ..Default::default()
             },
             AssembleOptions::default(),
         )

@@ -236,3 +236,96 @@ fn two_articles_with_one_url_are_still_an_error() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn symlinked_articles_inside_the_site_are_followed_and_those_outside_refused() {
+    let site = TestSite::new();
+    site.write(
+        "shared/b.md",
+        "---\ntitle: Linked file\ndate: 2026-01-02\n---\nx\n",
+    );
+    site.write(
+        "drafts/c/index.vi.md",
+        "---\ntitle: Linked folder\ndate: 2026-01-02\n---\nx\n",
+    );
+    std::fs::create_dir_all(site.path("content/b")).unwrap();
+    std::os::unix::fs::symlink("../../shared/b.md", site.path("content/b/index.vi.md")).unwrap();
+    std::os::unix::fs::symlink("../drafts/c", site.path("content/c")).unwrap();
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(
+        texts(&html(&built, "b/index.html"), "article h1"),
+        ["Linked file"]
+    );
+    assert_eq!(
+        texts(&html(&built, "c/index.html"), "article h1"),
+        ["Linked folder"]
+    );
+
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("d");
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::write(
+        target.join("index.vi.md"),
+        "---\ntitle: D\ndate: 2026-01-02\n---\nx\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&target, site.path("content/d")).unwrap();
+    assert_eq!(
+        errors(&site),
+        [(
+            "content/d".to_string(),
+            None,
+            format!("a symbolic link to {}, outside the site", target.display())
+        )]
+    );
+}
+
+#[test]
+fn a_file_named_almost_like_an_article_is_a_warning() {
+    let site = TestSite::new();
+    site.article("a", "vi", "title: A\ndate: 2026-01-02", "x\n");
+    site.write(
+        "content/a/index.en.markdown",
+        "---\ntitle: A\ndate: 2026-01-02\n---\nx\n",
+    );
+    site.write(
+        "content/a/index.MD",
+        "---\ntitle: A\ndate: 2026-01-02\n---\nx\n",
+    );
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    let warnings: Vec<(String, String)> = built
+        .warnings
+        .iter()
+        .map(|w| {
+            let file = w.place.path.strip_prefix(site.root()).unwrap();
+            (file.display().to_string(), w.message.clone())
+        })
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            (
+                "content/a/index.MD".to_string(),
+                "not an article: name it index.vi.md".to_string()
+            ),
+            (
+                "content/a/index.en.markdown".to_string(),
+                "not an article: name it index.en.md".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_null_title_is_an_error_at_its_line() {
+    let site = TestSite::new();
+    site.article("a", "vi", "date: 2026-01-02\ntitle: null", "x\n");
+    assert_eq!(
+        errors(&site),
+        [(
+            "content/a/index.vi.md".to_string(),
+            Some(3),
+            "front matter: `title` is null, not a text".to_string()
+        )]
+    );
+}

@@ -88,7 +88,8 @@ fn replaceable(dir: &Path) -> Result<(), Diagnostics> {
     )
     .with_hint(format!(
         "empty it, or choose another --output folder: measured replaces only an empty folder or \
-         one it built, which holds {MARKER}"
+         one it built, which holds {MARKER} (an output of a measured older than this rule has \
+         none: delete it once)"
     ))
     .into())
 }
