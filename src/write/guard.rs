@@ -40,6 +40,16 @@ pub(super) fn check(out: &Path, root: &Path) -> Result<PathBuf, Diagnostics> {
     }
 }
 
+/// The site's sources: the fixed ones, and the experiments' folders `site.toml` may move.
+fn sources(root: &Path) -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> = SOURCES.iter().map(|s| root.join(s)).collect();
+    if let Ok(config) = crate::config::load(root) {
+        sources.push(resolve(&config.experiments.dir));
+        sources.push(resolve(&config.experiments.frozen_dir));
+    }
+    sources
+}
+
 fn check_sources(dir: &Path, root: &Path) -> Result<(), Diagnostics> {
     let refuse = |message: String| -> Result<(), Diagnostics> {
         Err(Diagnostic::new(Place::file(dir), message)
@@ -52,7 +62,7 @@ fn check_sources(dir: &Path, root: &Path) -> Result<(), Diagnostics> {
             root.display()
         ));
     }
-    for source in SOURCES.map(|s| root.join(s)) {
+    for source in sources(root) {
         if *dir == source {
             return refuse(format!(
                 "the output folder is the site's source {}",

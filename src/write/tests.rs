@@ -185,3 +185,15 @@ fn remove_retired_removes_only_retired_outputs() {
     assert!(remove_retired(&unmarked).is_err());
     assert!(mine.join("a.txt").exists() && unmarked.join("a.txt").exists());
 }
+
+#[test]
+fn the_experiments_folders_site_toml_names_are_sources_too() {
+    let (dir, _) = root();
+    let toml = "base_url = \"https://e.org\"\ndefault_language = \"vi\"\n[languages.vi]\ntitle = \"A\"\n[experiments]\nfrozen_dir = \"results\"\n";
+    std::fs::write(dir.path().join("site.toml"), toml).unwrap();
+    let e = Target::check(&dir.path().join("results/out"), dir.path()).unwrap_err();
+    assert!(
+        e.0[0].message.contains("is inside the site's sources"),
+        "{e}"
+    );
+}
