@@ -10,14 +10,16 @@
 //!    ([`guard`]). Checked first, so a refused `--output` costs no build.
 //! 2. While the site renders, a background thread removes what killed builds left beside the
 //!    target (`.public.new-*` staging folders and `.public.old-*` retired outputs), skipping
-//!    those another build still holds ([`swap::leftovers`]).
+//!    those another build still holds ([`swap::leftovers`], listed before this build makes
+//!    its own). The build waits for it after the swap, which costs time only when removing
+//!    them takes longer than building, so a build that ends leaves none.
 //! 3. [`Target::write`]: the files and the marker go into a fresh `.public.new-*` folder, which
 //!    the build holds locked; any failure removes it. Then one `renameat2(RENAME_EXCHANGE)`
 //!    swaps it with the target on Linux ([`swap::exchange`]; elsewhere two renames, which leave
 //!    a moment without an output, see there).
 //! 4. The previous output now sits in the staging folder's place: a [`Retired`] folder. Deleting
-//!    a large site takes far longer than building it (43 of the 49 s of a 10,000-article rebuild
-//!    before this design), so `measured build` hands it to a detached child process and returns
+//!    a large site can take far longer than building it (issue 22 measured 43 of the 49 s of a
+//!    10,000-article rebuild), so `measured build` hands it to a detached child process and returns
 //!    at once; a library caller removes it with [`Retired::remove`]. A remover that is killed
 //!    leaves a leftover, which the next build's sweep removes.
 //!
