@@ -5,12 +5,13 @@ use std::path::{Path, PathBuf};
 
 use jiff::civil::Date;
 use rayon::prelude::*;
-use walkdir::WalkDir;
 
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::frontmatter::{self, RawFrontMatter, Split};
 use crate::lang::Lang;
+
+mod walk;
 
 /// Validated front matter.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +25,8 @@ pub struct FrontMatter {
     pub draft: bool,
     pub updated: Option<Date>,
     pub slug: Option<String>,
+    /// The 1-based line of `slug:` in the file, when it is there.
+    pub slug_line: Option<usize>,
     /// Claims with the 1-based line of the file they are written on.
     pub claims: Vec<(String, usize)>,
     pub translated_from: Option<String>,
@@ -56,6 +59,8 @@ pub struct Content {
     pub docs: Vec<SourceDoc>,
     /// Asset files per article folder, as paths relative to that folder.
     pub assets: Vec<(String, Vec<PathBuf>)>,
+    /// What looks like a mistake but builds (a file named almost like an article).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Parsed articles of an earlier build, by path, with the stamp (length, modification time)
@@ -94,73 +99,12 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
                 .into(),
         );
     }
-    let mut diags = Diagnostics::default();
-    let mut md_files = Vec::new();
-    let mut assets: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
-    for entry in WalkDir::new(&content_dir).sort_by_file_name() {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                let path = e
-                    .path()
-                    .map(Path::to_path_buf)
-                    .unwrap_or_else(|| content_dir.clone());
-                diags.push(Diagnostic::new(
-                    Place::file(path),
-                    format!("cannot read: {e}"),
-                ));
-                continue;
-            }
-        };
-        if !entry.file_type().is_file() || is_hidden(entry.path(), &content_dir) {
-            continue;
-        }
-        let rel = entry
-            .path()
-            .strip_prefix(&content_dir)
-            .unwrap_or(entry.path())
-            .to_path_buf();
-        let mut parts = rel.iter();
-        let (Some(dir), Some(_)) = (parts.next(), parts.next()) else {
-            diags.push(
-                Diagnostic::new(
-                    Place::file(entry.path()),
-                    "a file directly in content/ belongs to no article",
-                )
-                .with_hint("put each article in its own folder: content/<slug>/index.<lang>.md"),
-            );
-            continue;
-        };
-        let dir = dir.to_string_lossy().to_string();
-        match md_language(&rel, config) {
-            MdKind::Article(lang) => md_files.push((entry.path().to_path_buf(), dir, lang)),
-            MdKind::BadLanguage(code) => diags.push(
-                Diagnostic::new(
-                    Place::file(entry.path()),
-                    format!("language `{code}` is not in site.toml"),
-                )
-                .with_hint(format!(
-                    "name the file index.<lang>.md with one of: {}",
-                    config
-                        .langs()
-                        .map(Lang::code)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            ),
-            MdKind::StrayMarkdown => diags.push(
-                Diagnostic::new(
-                    Place::file(entry.path()),
-                    "a Markdown file that is not an article",
-                )
-                .with_hint("an article is content/<slug>/index.<lang>.md; rename the file"),
-            ),
-            MdKind::Asset => {
-                let in_dir = rel.strip_prefix(&dir).unwrap_or(&rel).to_path_buf();
-                assets.entry(dir).or_default().push(in_dir);
-            }
-        }
-    }
+    let walk::Walk {
+        md_files,
+        assets,
+        mut diags,
+        warnings,
+    } = walk::walk(config, &content_dir);
     let parsed: Vec<Result<(Option<Stamp>, SourceDoc), Diagnostic>> = md_files
         .into_par_iter()
         .map(|(path, dir, lang)| {
@@ -191,43 +135,9 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
         .into_result(Content {
             docs,
             assets: assets.into_iter().collect(),
+            warnings,
         })
         .map(|c| (c, next_memo))
-}
-
-enum MdKind {
-    Article(Lang),
-    BadLanguage(String),
-    StrayMarkdown,
-    Asset,
-}
-
-fn md_language(rel: &Path, config: &SiteConfig) -> MdKind {
-    let name = rel
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    if !name.ends_with(".md") {
-        return MdKind::Asset;
-    }
-    let depth = rel.iter().count();
-    match name
-        .strip_prefix("index.")
-        .and_then(|n| n.strip_suffix(".md"))
-    {
-        Some(code) if depth == 2 => match config.lang(code) {
-            Some(lang) => MdKind::Article(lang.clone()),
-            None => MdKind::BadLanguage(code.to_string()),
-        },
-        _ => MdKind::StrayMarkdown,
-    }
-}
-
-fn is_hidden(path: &Path, base: &Path) -> bool {
-    path.strip_prefix(base)
-        .unwrap_or(path)
-        .iter()
-        .any(|c| c.to_string_lossy().starts_with('.') || c.to_string_lossy().ends_with('~'))
 }
 
 /// Reads and validates one article file.
@@ -315,18 +225,17 @@ fn validate(
         })?),
         None => None,
     };
-    if let Some(s) = &slug {
-        if s.is_empty()
-            || s.contains('/')
-            || s.starts_with('.')
-            || s.chars().any(char::is_whitespace)
-        {
-            return Err(bad(
-                "slug",
-                format!("front matter: `slug` `{s}` is not a URL segment"),
-                "use lowercase words joined by `-`",
-            ));
-        }
+    if let Some(problem) = slug.as_deref().and_then(crate::urls::segment_problem) {
+        let s = slug.as_deref().unwrap_or_default();
+        return Err(bad(
+            "slug",
+            format!("front matter: `slug: {s}` cannot be a URL segment: {problem}"),
+            &format!(
+                "a URL segment holds {}, e.g. `slug: {}`",
+                crate::urls::ALLOWED,
+                crate::urls::suggestion(s)
+            ),
+        ));
     }
     if part.is_some() && series.is_none() {
         return Err(bad(
@@ -357,6 +266,9 @@ fn validate(
         part,
         draft,
         updated,
+        slug_line: slug
+            .as_ref()
+            .and_then(|_| frontmatter::key_line(split, "slug")),
         slug,
         claims,
         translated_from,

@@ -1,6 +1,8 @@
 //! Numbers written the page's language's way: decimal sign and digit grouping per language,
-//! integers in full, other numbers to 3 significant digits, and the filters articles use
-//! (`fixed(N)`, `sig(N)`, `int`, `duration`, `bytes`, `percent`, `ratio`).
+//! integers in full (exactly, whatever their size: [`integer`]), other numbers to 3 significant
+//! digits, and the filters articles use (`fixed(N)`, `sig(N)`, `int`, `duration`, `bytes`,
+//! `percent`, `ratio`). Numbers too large or too small for digits (from 10^15, or a non-zero
+//! value that would round to 0) are written `1,23 × 10¹⁵`; no number is written `-0`.
 
 use crate::lang::{Lang, NumberMarks};
 
@@ -35,38 +37,81 @@ impl Filter {
                 let inner = rest
                     .strip_suffix(')')
                     .ok_or_else(|| format!("filter `{s}` lacks its closing `)`"))?;
-                let n_arg: u8 = inner
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("filter `{s}` needs a whole number of digits"))?;
-                (n.trim(), Some(n_arg))
+                (n.trim(), Some(inner.trim()))
             }
             None => (s, None),
         };
-        let filter = match (name, arg) {
-            ("fixed", Some(n)) if n <= 12 => Filter::Fixed(n),
-            ("sig", Some(n)) if (1..=15).contains(&n) => Filter::Sig(n),
-            ("int", None) => Filter::Int,
-            ("duration", None) => Filter::Duration,
-            ("bytes", None) => Filter::Bytes,
-            ("percent", None) => Filter::Percent,
-            ("ratio", None) => Filter::Ratio,
-            ("auto", None) => Filter::Auto,
-            _ => {
-                let names: Vec<&str> = Filter::NAMES
-                    .iter()
-                    .map(|n| n.trim_end_matches("(N)"))
-                    .collect();
-                let hint = crate::diag::closest(name, names)
-                    .map(|c| format!(" (did you mean `{c}`?)"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "unknown filter `{s}`{hint}; the filters are {}",
-                    Filter::NAMES.join(", ")
-                ));
+        let plain = match name {
+            "int" => Filter::Int,
+            "duration" => Filter::Duration,
+            "bytes" => Filter::Bytes,
+            "percent" => Filter::Percent,
+            "ratio" => Filter::Ratio,
+            "auto" => Filter::Auto,
+            "fixed" | "sig" => {
+                let Some(arg) = arg else {
+                    return Err(format!("filter `{name}` needs a number: `{name}(2)`"));
+                };
+                return if name == "fixed" {
+                    count(s, arg, 0..=12, "decimals").map(Filter::Fixed)
+                } else {
+                    count(s, arg, 1..=15, "significant digits").map(Filter::Sig)
+                };
             }
+            _ => return Err(unknown(s, name)),
         };
-        Ok(filter)
+        match arg {
+            None => Ok(plain),
+            Some(_) => Err(format!("filter `{name}` takes no argument: write `{name}`")),
+        }
+    }
+}
+
+/// The `N` of `fixed(N)` or `sig(N)`, within `range`.
+fn count(
+    filter: &str,
+    arg: &str,
+    range: std::ops::RangeInclusive<u8>,
+    what: &str,
+) -> Result<u8, String> {
+    match arg.parse::<u8>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "filter `{filter}`: the number of {what} must be a whole number from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
+fn unknown(filter: &str, name: &str) -> String {
+    if name == "percent_of" {
+        return format!(
+            "`{filter}` is not a filter: a share of another value is computed by the \
+             experiment (add it to its results), then shown with `| percent`"
+        );
+    }
+    let names: Vec<&str> = Filter::NAMES
+        .iter()
+        .map(|n| n.trim_end_matches("(N)"))
+        .collect();
+    let hint = crate::diag::closest(name, names)
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default();
+    format!(
+        "unknown filter `{filter}`{hint}; the filters are {}",
+        Filter::NAMES.join(", ")
+    )
+}
+
+/// Formats the integer `i` (exactly, however large) with `filter` for `lang`.
+pub fn integer(i: i128, filter: Filter, lang: &Lang) -> String {
+    let marks = lang.number_marks();
+    match filter {
+        Filter::Auto | Filter::Int => group(&i.to_string(), marks),
+        Filter::Fixed(0) => group(&i.to_string(), marks),
+        Filter::Fixed(n) => localize(&format!("{i}.{}", "0".repeat(n.into())), marks),
+        _ => number(i as f64, true, filter, lang),
     }
 }
 
@@ -98,16 +143,19 @@ fn duration(ns: f64, marks: NumberMarks) -> String {
     format!("{}{NBSP}{unit}", sig(v, 3, marks))
 }
 
+/// The byte units, each 1000 times the one before (the largest that keeps 1 or more is used).
+const BYTE_UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
+
 fn bytes(b: f64, marks: NumberMarks) -> String {
     if b.abs() < 1e3 {
         return format!("{}{NBSP}B", group(&format!("{:.0}", b.round()), marks));
     }
-    let (v, unit) = match b.abs() {
-        a if a < 1e6 => (b / 1e3, "KB"),
-        a if a < 1e9 => (b / 1e6, "MB"),
-        _ => (b / 1e9, "GB"),
-    };
-    format!("{}{NBSP}{unit}", sig(v, 3, marks))
+    let power = (1..BYTE_UNITS.len())
+        .rev()
+        .find(|&k| b.abs() >= 1e3f64.powi(k as i32))
+        .unwrap_or(1);
+    let v = b / 1e3f64.powi(power as i32);
+    format!("{}{NBSP}{}", sig(v, 3, marks), BYTE_UNITS[power])
 }
 
 /// `x` to `n` significant digits, trailing zeros dropped, grouped and localised.
@@ -120,6 +168,11 @@ fn sig_max_decimals(x: f64, n: u8, max_decimals: i32, marks: NumberMarks) -> Str
         return localize(&format!("{x}"), marks);
     }
     let magnitude = x.abs().log10().floor() as i32;
+    // Past 10^15 digits would be noise (and 1e308 has 309 of them); below, a significant
+    // figure that rounding to `max_decimals` would lose (significant-digit filters only).
+    if magnitude >= 15 || (max_decimals >= 12 && magnitude < -max_decimals) {
+        return scientific(x, n, marks);
+    }
     let decimals = (i32::from(n) - 1 - magnitude).clamp(0, max_decimals);
     let factor = 10f64.powi(i32::from(n) - 1 - magnitude);
     let rounded = if factor.is_finite() && decimals == 0 && magnitude >= i32::from(n) {
@@ -134,13 +187,48 @@ fn sig_max_decimals(x: f64, n: u8, max_decimals: i32, marks: NumberMarks) -> Str
     localize(&s, marks)
 }
 
+/// `x` as `m × 10ᵉ`, `m` to `n` significant digits.
+fn scientific(x: f64, n: u8, marks: NumberMarks) -> String {
+    let plain = format!("{:.*e}", usize::from(n.max(1) - 1), x);
+    let (mantissa, exponent) = plain.split_once('e').unwrap_or((&plain, "0"));
+    let mut mantissa = mantissa.to_string();
+    if mantissa.contains('.') {
+        mantissa = mantissa
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string();
+    }
+    let superscript: String = exponent
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']
+                [d.to_digit(10).unwrap_or(0) as usize],
+        })
+        .collect();
+    format!("{}{NBSP}×{NBSP}10{superscript}", localize(&mantissa, marks))
+}
+
+/// `s` without its minus sign when every digit of it is 0: no `-0`, `-0,0` or `-0%`.
+fn unsigned_zero(s: &str) -> &str {
+    match s.strip_prefix('-') {
+        Some(rest) if !rest.bytes().any(|b| matches!(b, b'1'..=b'9')) => rest,
+        _ => s,
+    }
+}
+
 /// Swaps `.` for the language's decimal sign and groups the integer part.
 fn localize(plain: &str, marks: NumberMarks) -> String {
+    let plain = unsigned_zero(plain);
+    let (sign, plain) = match plain.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", plain),
+    };
     let (int, frac) = match plain.split_once('.') {
         Some((i, f)) => (i, Some(f)),
         None => (plain, None),
     };
-    let mut out = group(int, marks);
+    let mut out = format!("{sign}{}", group(int, marks));
     if let Some(f) = frac {
         out.push(marks.decimal);
         out.push_str(f);
@@ -150,6 +238,7 @@ fn localize(plain: &str, marks: NumberMarks) -> String {
 
 /// Groups the digits of an integer string by thousands.
 fn group(int: &str, marks: NumberMarks) -> String {
+    let int = unsigned_zero(int);
     let (sign, digits) = match int.strip_prefix('-') {
         Some(d) => ("-", d),
         None => ("", int),
@@ -241,5 +330,86 @@ mod tests {
         let e = Filter::parse("duraton").unwrap_err();
         assert!(e.contains("did you mean `duration`"), "{e}");
         assert!(Filter::parse("fixed(x)").is_err());
+    }
+
+    #[test]
+    fn filter_arguments_out_of_range_say_the_range() {
+        assert_eq!(
+            Filter::parse("fixed(100)").unwrap_err(),
+            "filter `fixed(100)`: the number of decimals must be a whole number from 0 to 12"
+        );
+        assert_eq!(
+            Filter::parse("sig(0)").unwrap_err(),
+            "filter `sig(0)`: the number of significant digits must be a whole number from 1 to 15"
+        );
+        assert_eq!(
+            Filter::parse("fixed(1000)").unwrap_err(),
+            "filter `fixed(1000)`: the number of decimals must be a whole number from 0 to 12"
+        );
+        assert_eq!(
+            Filter::parse("fixed").unwrap_err(),
+            "filter `fixed` needs a number: `fixed(2)`"
+        );
+        assert_eq!(
+            Filter::parse("int(2)").unwrap_err(),
+            "filter `int` takes no argument: write `int`"
+        );
+        assert_eq!(
+            Filter::parse("percent_of(other.path)").unwrap_err(),
+            "`percent_of(other.path)` is not a filter: a share of another value is computed by \
+             the experiment (add it to its results), then shown with `| percent`"
+        );
+    }
+
+    #[test]
+    fn integers_of_any_size_print_exactly() {
+        assert_eq!(
+            integer(u64::MAX.into(), Filter::Auto, &en()),
+            "18,446,744,073,709,551,615"
+        );
+        assert_eq!(
+            integer(i64::MIN.into(), Filter::Auto, &vi()),
+            "-9.223.372.036.854.775.808"
+        );
+        assert_eq!(
+            integer(u64::MAX.into(), Filter::Fixed(2), &vi()),
+            "18.446.744.073.709.551.615,00"
+        );
+        assert_eq!(integer(1210, Filter::Bytes, &vi()), "1,21\u{a0}KB");
+    }
+
+    #[test]
+    fn units_go_up_to_the_largest_and_huge_numbers_are_short() {
+        assert_eq!(number(2.5e12, false, Filter::Bytes, &en()), "2.5\u{a0}TB");
+        assert_eq!(number(3e18, false, Filter::Bytes, &en()), "3\u{a0}EB");
+        let huge = number(1e308, false, Filter::Bytes, &vi());
+        assert_eq!(huge, "1\u{a0}×\u{a0}10²⁹⁰\u{a0}EB");
+        assert_eq!(
+            number(1.234e300, false, Filter::Duration, &en()),
+            "1.23\u{a0}×\u{a0}10²⁹¹\u{a0}s"
+        );
+        assert_eq!(
+            number(-4.56e20, false, Filter::Auto, &vi()),
+            "-4,56\u{a0}×\u{a0}10²⁰"
+        );
+        assert_eq!(
+            number(1.5e-20, false, Filter::Auto, &en()),
+            "1.5\u{a0}×\u{a0}10⁻²⁰"
+        );
+        assert_eq!(
+            number(1e14, false, Filter::Auto, &en()),
+            "100,000,000,000,000"
+        );
+    }
+
+    #[test]
+    fn no_negative_zero() {
+        assert_eq!(number(-0.0001, false, Filter::Percent, &en()), "0%");
+        assert_eq!(number(-0.0001, false, Filter::Fixed(1), &vi()), "0,0");
+        assert_eq!(number(-0.4, false, Filter::Int, &en()), "0");
+        assert_eq!(number(-0.0, false, Filter::Auto, &en()), "0");
+        assert_eq!(number(-0.0, true, Filter::Auto, &en()), "0");
+        assert_eq!(number(-1e-13, false, Filter::Fixed(2), &en()), "0.00");
+        assert_eq!(number(-0.05, false, Filter::Fixed(1), &en()), "-0.1");
     }
 }

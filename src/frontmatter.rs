@@ -85,7 +85,57 @@ pub fn parse(path: &Path, split: &Split<'_>) -> Result<RawFrontMatter, Diagnosti
         )
         .with_hint("give at least `title:` and `date: YYYY-MM-DD`"));
     }
-    serde_yaml::from_str(split.yaml).map_err(|e| yaml_error(path, split, &e))
+    let raw = serde_yaml::from_str(split.yaml).map_err(|e| yaml_error(path, split, &e))?;
+    check_nulls(path, split)?;
+    Ok(raw)
+}
+
+/// Keys that need text: serde reads YAML's `null` (also `~`, `Null`, or nothing) as the text
+/// "null" or "", so `title: null` would publish an article titled "null".
+const TEXT_KEYS: [&str; 2] = ["title", "date"];
+/// Lists of text, where a null entry would become the text "null".
+const TEXT_LIST_KEYS: [&str; 2] = ["tags", "claims"];
+
+fn check_nulls(path: &Path, split: &Split<'_>) -> Result<(), Diagnostic> {
+    // Parsing the YAML a second time only when a null can be there at all.
+    let may_hold_null = ["null", "Null", "NULL", "~"]
+        .iter()
+        .any(|n| split.yaml.contains(n))
+        || split.yaml.lines().any(|l| {
+            let l = l.trim_end();
+            l.ends_with(':') || l.trim_start() == "-" || l.contains("[,") || l.contains(",]")
+        });
+    if !may_hold_null {
+        return Ok(());
+    }
+    let Ok(serde_yaml::Value::Mapping(map)) = serde_yaml::from_str(split.yaml) else {
+        return Ok(());
+    };
+    let null_key = TEXT_KEYS
+        .iter()
+        .find(|k| map.get(**k).is_some_and(serde_yaml::Value::is_null));
+    let null_entry = TEXT_LIST_KEYS.iter().find(|k| {
+        map.get(**k)
+            .and_then(serde_yaml::Value::as_sequence)
+            .is_some_and(|items| items.iter().any(serde_yaml::Value::is_null))
+    });
+    let (key, message, hint) = match (null_key, null_entry) {
+        (Some(key), _) => (
+            key,
+            format!("front matter: `{key}` is null, not a text"),
+            format!("write the {key}; to write the word null itself, quote it: {key}: \"null\""),
+        ),
+        (None, Some(key)) => (
+            key,
+            format!("front matter: `{key}` has a null entry"),
+            "remove the empty entry; to write the word null itself, quote it: \"null\"".into(),
+        ),
+        (None, None) => return Ok(()),
+    };
+    let line = key_line(split, key).unwrap_or(split.yaml_line);
+    Err(Diagnostic::new(Place::at(path, line, 1), message)
+        .with_line_of(split.yaml, line + 1 - split.yaml_line)
+        .with_hint(hint))
 }
 
 fn yaml_error(path: &Path, split: &Split<'_>, e: &serde_yaml::Error) -> Diagnostic {
@@ -190,6 +240,35 @@ mod tests {
     fn missing_title_is_reported() {
         let e = parse_text("---\ndate: 2026-01-02\n---\n").unwrap_err();
         assert!(e.message.contains("missing field `title`"), "{}", e.message);
+    }
+
+    #[test]
+    fn null_where_text_is_needed_names_the_key_and_line() {
+        for (yaml, key) in [
+            ("title: null\ndate: 2026-01-02", "`title` is null"),
+            ("title: ~\ndate: 2026-01-02", "`title` is null"),
+            ("title:\ndate: 2026-01-02", "`title` is null"),
+            ("title: A\ndate: NULL", "`date` is null"),
+            (
+                "title: A\ndate: 2026-01-02\ntags: [a, null]",
+                "`tags` has a null entry",
+            ),
+            (
+                "title: A\ndate: 2026-01-02\ntags:\n  - a\n  -",
+                "`tags` has a null entry",
+            ),
+        ] {
+            let e = parse_text(&format!("---\n{yaml}\n---\n")).unwrap_err();
+            assert!(e.message.contains(key), "{yaml}: {}", e.message);
+            let line = yaml
+                .lines()
+                .position(|l| l.starts_with(&key[1..5]))
+                .unwrap()
+                + 2;
+            assert_eq!(e.place.line, Some(line), "{yaml}");
+        }
+        let quoted = parse_text("---\ntitle: \"null\"\ndate: 2026-01-02\n---\n").unwrap();
+        assert_eq!(quoted.title, "null");
     }
 
     #[test]

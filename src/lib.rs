@@ -50,6 +50,7 @@ pub mod search_text;
 pub mod serve;
 pub mod site;
 pub mod theme;
+pub mod urls;
 pub mod values;
 pub mod write;
 

@@ -119,6 +119,31 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Remove a previous output `build` moved aside (run by `build` itself, detached).
+    #[command(hide = true)]
+    RemoveRetired { path: PathBuf },
+}
+
+/// Removes the previous output in a detached child process, so `build` returns at once; if no
+/// child can be started, here. A child that dies early leaves it to the next build's sweep.
+fn remove_detached(retired: measured::write::Retired) {
+    use std::process::{Command, Stdio};
+    let Some(path) = retired.path() else {
+        return;
+    };
+    let spawned = std::env::current_exe().and_then(|exe| {
+        Command::new(exe)
+            .arg("remove-retired")
+            .arg(path)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+    });
+    match spawned {
+        Ok(_child) => {}
+        Err(_) => retired.remove(),
+    }
 }
 
 #[allow(clippy::print_stderr, reason = "main is the one place that prints")]
@@ -151,7 +176,9 @@ fn main() -> ExitCode {
             let started = std::time::Instant::now();
             let progress = progress::Terminal::new();
             measured::pipeline::build_to_disk_with_progress(&opts, output.as_deref(), &progress)
-                .map(|built| {
+                .map(|(built, retired)| {
+                    remove_detached(retired);
+                    print_warnings(&built.warnings);
                     let out = output.unwrap_or_else(|| opts.root.join("public"));
                     eprintln!(
                         "built {} pages, {} files into {} in {:.2?} ({} experiments used, {} run)",
@@ -254,6 +281,7 @@ fn main() -> ExitCode {
         Command::Translated { slug, lang, root } => measured::config::load(&root)
             .and_then(|config| measured::scaffold::mark_translated(&config, &slug, &lang))
             .map(|file| println!("updated translated_from in {}", file.display())),
+        Command::RemoveRetired { path } => measured::write::remove_retired(&path),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -239,6 +239,7 @@ impl Session {
         self.memo.pages = rendering.pages;
         self.add_files(&inputs, &theme, &used, m, &mut output)?;
         // 8. Links checked against the output; the search index.
+        site::check_output_paths(&inputs.site, &output)?;
         files::check_links(&inputs.site, &inputs.bodies, &output)?;
         let search = self.search_and_save(&mut output, &inputs, &bodies.keys, &highlighter)?;
         let keys = bodies.keys.iter().copied();
@@ -363,24 +364,23 @@ fn join_results<A, B>(
 
 /// Builds and writes the site into `out` (default `<root>/public`).
 pub fn build_to_disk(opts: &BuildOptions, out: Option<&Path>) -> Result<Built, Diagnostics> {
-    build_to_disk_with_progress(opts, out, &Silent)
+    let (built, retired) = build_to_disk_with_progress(opts, out, &Silent)?;
+    retired.remove();
+    Ok(built)
 }
 
-/// Builds and writes the site, reporting the experiments' progress.
+/// Builds and writes the site, reporting the experiments' progress; returns the previous
+/// output, moved aside, for the caller to remove (`main` hands it to a detached process).
 pub fn build_to_disk_with_progress(
     opts: &BuildOptions,
     out: Option<&Path>,
     progress: &dyn Progress,
-) -> Result<Built, Diagnostics> {
-    let built = build_with_progress(opts, progress)?;
+) -> Result<(Built, write::Retired), Diagnostics> {
     let out = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| opts.root.join("public"));
-    let protected: Vec<PathBuf> = ["content", "templates", "static", "experiments", "site.toml"]
-        .iter()
-        .map(|p| opts.root.join(p))
-        .chain([opts.root.clone()])
-        .collect();
-    write::write_site(&built.output, &out, &protected)?;
-    Ok(built)
+    let target = write::Target::check(&out, &opts.root)?;
+    let built = build_with_progress(opts, progress)?;
+    let retired = target.write(&built.output)?;
+    Ok((built, retired))
 }

@@ -127,6 +127,18 @@ fn translation_paths(
     slug: &str,
     lang: &str,
 ) -> Result<(PathBuf, PathBuf), Diagnostics> {
+    let is_folder_name = matches!(
+        Path::new(slug).components().collect::<Vec<_>>()[..],
+        [std::path::Component::Normal(_)]
+    ) && !slug.contains(['/', '\\']);
+    if !is_folder_name {
+        return Err(Diagnostic::new(
+            Place::file(config.root.join("content")),
+            format!("`{slug}` is not the name of an article folder in content/"),
+        )
+        .with_hint("give the folder's name alone, as in `measured translated tcp-handshake en`")
+        .into());
+    }
     let dir = config.root.join("content").join(slug);
     let Some(lang) = config.lang(lang) else {
         return Err(Diagnostic::new(
@@ -196,5 +208,37 @@ mod tests {
         assert!(doc.front.draft);
         assert!(new_article(&config, "tcp-handshake", jiff::civil::date(2026, 11, 29)).is_err());
         assert!(new_article(&config, "Bad Slug", jiff::civil::date(2026, 11, 29)).is_err());
+    }
+
+    #[test]
+    fn translations_are_never_written_outside_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("site");
+        let text = "base_url = \"https://e.org\"\ndefault_language = \"vi\"\n[languages.vi]\ntitle = \"A\"\n[languages.en]\ntitle = \"B\"\n";
+        let config = crate::config::parse(&root, &root.join("site.toml"), text).unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        let original = "---\ntitle: A\ndate: 2026-01-02\n---\nx\n";
+        std::fs::write(outside.join("index.vi.md"), original).unwrap();
+        std::fs::write(outside.join("index.en.md"), original).unwrap();
+        for slug in [
+            "../../outside",
+            "../outside",
+            "..",
+            "a/../../outside",
+            "/abs",
+            "",
+        ] {
+            let e = mark_translated(&config, slug, "en").unwrap_err();
+            assert_eq!(
+                e.0[0].message,
+                format!("`{slug}` is not the name of an article folder in content/")
+            );
+            assert!(new_translation(&config, slug, "en").is_err());
+        }
+        assert_eq!(
+            std::fs::read_to_string(outside.join("index.en.md")).unwrap(),
+            original
+        );
     }
 }

@@ -43,6 +43,8 @@ pub struct Site {
     pub series: BTreeMap<Lang, BTreeMap<String, Vec<usize>>>,
     /// Asset files per article folder (relative to the folder).
     pub assets: BTreeMap<String, Vec<PathBuf>>,
+    /// What the content stage warned about.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Options of the assembly stage.
@@ -60,7 +62,11 @@ pub fn assemble(
     content: Content,
     opts: AssembleOptions,
 ) -> Result<Site, Diagnostics> {
-    let Content { docs, assets } = content;
+    let Content {
+        docs,
+        assets,
+        warnings,
+    } = content;
     let mut docs: Vec<SourceDoc> = docs
         .into_iter()
         .filter(|d| opts.drafts || !d.front.draft)
@@ -117,6 +123,7 @@ pub fn assemble(
         tags,
         series,
         assets: assets.into_iter().collect(),
+        warnings,
     })
 }
 
@@ -138,10 +145,15 @@ fn check_urls(
     }
     reserved.extend(taken.iter().cloned());
     for p in pages {
+        if p.doc.front.slug.is_none() {
+            if let Some(problem) = crate::urls::segment_problem(&p.doc.dir) {
+                diags.push(folder_name_error(p, &problem));
+            }
+        }
         if let Some(what) = reserved.get(&p.url) {
             diags.push(
                 Diagnostic::new(
-                    Place::file(&p.doc.path),
+                    slug_place(p),
                     format!("the page's URL {} is taken by {what}", p.url),
                 )
                 .with_hint("choose another folder name, or set `slug:` in the front matter"),
@@ -150,7 +162,7 @@ fn check_urls(
         if let Some(other) = seen.insert(&p.url, p) {
             diags.push(
                 Diagnostic::new(
-                    Place::file(&p.doc.path),
+                    slug_place(p),
                     format!(
                         "two pages claim the URL {}: {} and {}",
                         p.url,
@@ -163,6 +175,52 @@ fn check_urls(
         }
     }
     diags.into_result(())
+}
+
+/// A page whose folder in the output is a file the site also writes (a theme file such as
+/// `style.css`, a feed, the sitemap) is an error naming the article, not the staging folder.
+pub fn check_output_paths(site: &Site, output: &crate::output::Output) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    for p in &site.pages {
+        let folder = p.url.trim_matches('/');
+        if output.get(folder).is_some() {
+            diags.push(
+                Diagnostic::new(
+                    slug_place(p),
+                    format!(
+                        "the page's URL {} needs a folder where the site writes the file {folder}",
+                        p.url
+                    ),
+                )
+                .with_hint(
+                    "choose another folder name, or set another `slug:` in the front matter",
+                ),
+            );
+        }
+    }
+    diags.into_result(())
+}
+
+/// Where a page's URL segment comes from: the `slug:` line, else the file.
+fn slug_place(p: &Page) -> Place {
+    match p.doc.front.slug_line {
+        Some(line) => Place::at(&p.doc.path, line, 1),
+        None => Place::file(&p.doc.path),
+    }
+}
+
+fn folder_name_error(p: &Page, problem: &str) -> Diagnostic {
+    let dir = &p.doc.dir;
+    let suggestion = crate::urls::suggestion(dir);
+    Diagnostic::new(
+        Place::file(&p.doc.path),
+        format!("the folder name `{dir}` cannot be a URL segment: {problem}"),
+    )
+    .with_hint(format!(
+        "rename the folder to content/{suggestion}/, or set `slug: {suggestion}` in the front \
+         matter; a URL segment holds {}",
+        crate::urls::ALLOWED
+    ))
 }
 
 /// The URL segment of a tag: lowercase ASCII, diacritics removed (`mạng` → `mang`).
@@ -404,6 +462,7 @@ mod tests {
                 doc("dns", "vi", "title: D\ndate: 2026-01-05"),
             ],
             assets: vec![],
+            ..Default::default()
         };
         let site = assemble(&c, content, AssembleOptions::default()).unwrap();
         let urls: Vec<&str> = site.pages.iter().map(|p| p.url.as_str()).collect();
@@ -421,6 +480,7 @@ mod tests {
                 doc("b", "vi", "title: B\ndate: 2026-01-03\nslug: same"),
             ],
             assets: vec![],
+            ..Default::default()
         };
         let e = assemble(&config(), content, AssembleOptions::default())
             .unwrap_err()
@@ -437,6 +497,7 @@ mod tests {
         let content = Content {
             docs: vec![doc("a", "vi", "title: A\ndate: 2026-01-02\ndraft: true")],
             assets: vec![],
+            ..Default::default()
         };
         assert!(
             assemble(&config(), content.clone(), AssembleOptions::default())
@@ -478,6 +539,7 @@ mod tests {
                 doc("y", "vi", "title: Y\ndate: 2026-01-04\ntags: [khác]"),
             ],
             assets: vec![],
+            ..Default::default()
         };
         let site = assemble(&config(), content, AssembleOptions::default()).unwrap();
         let vi = config().default_lang;
@@ -523,6 +585,7 @@ mod tests {
             Content {
                 docs,
                 assets: vec![],
+                ..Default::default()
             },
             AssembleOptions::default(),
         )

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::experiments::{Measurement, Measurements};
 use crate::format::Filter;
+use crate::lang::Lang;
 use crate::markdown::HookError;
 
 /// What kind of number a value is, which picks its default filter.
@@ -32,18 +33,44 @@ impl Kind {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Number {
     pub value: f64,
-    pub is_int: bool,
+    /// The exact value of an integer of the JSON (`value` loses digits past 2^53).
+    pub int: Option<i128>,
     pub kind: Kind,
+}
+
+impl Number {
+    /// The number as a reader sees it: `filter` for `lang`, an integer exactly.
+    pub fn show(&self, filter: Filter, lang: &Lang) -> String {
+        match self.int {
+            Some(i) => crate::format::integer(i, filter, lang),
+            None => crate::format::number(self.value, false, filter, lang),
+        }
+    }
+
+    /// The number as a machine reads it (`<data value>`): an integer exactly, other numbers in
+    /// the shortest form that reads back the same (with an exponent when very large or small).
+    pub fn raw(&self) -> String {
+        let v = self.value;
+        match self.int {
+            Some(i) => i.to_string(),
+            None if v == 0.0 => "0".into(),
+            None if v.is_finite() && (1e-6..1e15).contains(&v.abs()) => v.to_string(),
+            None => format!("{v:e}"),
+        }
+    }
 }
 
 /// The number a JSON value stands for, if any.
 pub fn number(v: &Value) -> Option<Number> {
     match v {
         Value::Number(n) => {
-            let is_int = n.is_i64() || n.is_u64();
+            let int = n
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| n.as_u64().map(i128::from));
             n.as_f64().map(|value| Number {
                 value,
-                is_int,
+                int,
                 kind: Kind::Plain,
             })
         }
@@ -53,7 +80,7 @@ pub fn number(v: &Value) -> Option<Number> {
                 .and_then(Value::as_f64)
                 .map(|value| Number {
                     value,
-                    is_int: false,
+                    int: None,
                     kind: Kind::Timing,
                 }),
             Some("ratio") => map
@@ -61,7 +88,7 @@ pub fn number(v: &Value) -> Option<Number> {
                 .and_then(Value::as_f64)
                 .map(|value| Number {
                     value,
-                    is_int: false,
+                    int: None,
                     kind: Kind::Ratio,
                 }),
             _ => None,
@@ -191,7 +218,7 @@ mod tests {
             number(&json!(3)).unwrap(),
             Number {
                 value: 3.0,
-                is_int: true,
+                int: Some(3),
                 kind: Kind::Plain
             }
         );
@@ -208,6 +235,20 @@ mod tests {
             2.5
         );
         assert!(number(&json!("x")).is_none());
+    }
+
+    #[test]
+    fn integers_beyond_2_pow_53_stay_exact() {
+        let en = Lang::parse("en").unwrap();
+        let max = number(&json!(u64::MAX)).unwrap();
+        assert_eq!(max.raw(), "18446744073709551615");
+        assert_eq!(max.show(Filter::Auto, &en), "18,446,744,073,709,551,615");
+        let min = number(&json!(i64::MIN)).unwrap();
+        assert_eq!(min.raw(), "-9223372036854775808");
+        assert_eq!(min.show(Filter::Int, &en), "-9,223,372,036,854,775,808");
+        assert_eq!(number(&json!(1e308)).unwrap().raw(), "1e308");
+        assert_eq!(number(&json!(-0.0)).unwrap().raw(), "0");
+        assert_eq!(number(&json!(0.61)).unwrap().raw(), "0.61");
     }
 
     #[test]

@@ -529,7 +529,9 @@ fn output_may_not_replace_the_sources() {
     let site = TestSite::fixture("basic");
     let out = site.cli(&["build", "--output", "content"]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("holds the site's sources"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the output folder is the site's source")
+    );
     assert!(site.path("content/dns/index.vi.md").exists());
 }
 

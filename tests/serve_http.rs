@@ -255,11 +255,7 @@ fn paths_outside_the_output_answer_404() {
         )
         .unwrap();
         symlink(outside.path(), site.path().join("static/outside")).unwrap();
-        symlink(
-            outside.path().join("secret.txt"),
-            site.path().join("content/hello/leak.txt"),
-        )
-        .unwrap();
+        // A link out of the site in content/ fails the build (tests/safety.rs).
     }
     let server = start(site.path());
     let addr = server.addr();
@@ -277,8 +273,8 @@ fn paths_outside_the_output_answer_404() {
         "/site.toml",
         "/content/hello/index.en.md",
         "/a%00b",
-        // Symlinks leading outside: the build never follows them, and the server only
-        // answers from the in-memory output, so they cannot reach the disk.
+        // Symlinks leading outside: the build never follows them out of the site, and the
+        // server only answers from the in-memory output, so they cannot reach the disk.
         "/leak.txt",
         "/outside/secret.txt",
         "/hello/leak.txt",
@@ -405,6 +401,47 @@ fn an_edit_reloads_open_pages() {
     assert!(
         page.contains("The edited article"),
         "the new text is served"
+    );
+}
+
+/// Every file under `root` but the caches in `.measured/`, with its bytes.
+fn files_but_caches(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".measured")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(root).unwrap().to_path_buf();
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn serve_writes_no_output_and_nothing_into_the_sources() {
+    let site = site();
+    let mut expected = files_but_caches(site.path());
+    let server = start(site.path());
+    let mut channel = Channel::open(server.addr());
+    let path = site.path().join(ARTICLE_EN);
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("The first article", "The edited article");
+    save_atomically(&path, &text);
+    channel.wait_for("reload");
+    drop(server);
+    for (rel, bytes) in &mut expected {
+        if *rel == Path::new(ARTICLE_EN) {
+            *bytes = text.clone().into_bytes();
+        }
+    }
+    assert_eq!(
+        files_but_caches(site.path()),
+        expected,
+        "the only change is the author's own edit"
     );
 }
 

@@ -40,11 +40,11 @@ impl Hooks for Injector<'_> {
             // A `<data>` is always a measured value (the theme styles `data`, not a class).
             Some(n) => {
                 let filter = filter.unwrap_or(n.kind.default_filter());
-                let shown = format::number(n.value, n.is_int, filter, lang);
+                let shown = n.show(filter, lang);
                 let title = self.value_title(m, v, n.kind, lang);
                 Ok(format!(
                     "<data value=\"{}\" title=\"{}\" tabindex=\"0\">{}</data>",
-                    raw_number(n.value, n.is_int),
+                    n.raw(),
                     escape(&title),
                     escape(&shown)
                 ))
@@ -89,14 +89,6 @@ fn split_filter(expr: &str) -> Result<(&str, Option<Filter>), HookError> {
     match expr.split_once('|') {
         Some((r, f)) => Ok((r.trim(), Some(Filter::parse(f).map_err(HookError::new)?))),
         None => Ok((expr.trim(), None)),
-    }
-}
-
-fn raw_number(v: f64, is_int: bool) -> String {
-    if is_int {
-        format!("{v:.0}")
-    } else {
-        format!("{v}")
     }
 }
 
@@ -277,10 +269,7 @@ impl Injector<'_> {
         Ok(match values::number(v) {
             Some(n) => {
                 let f = col.filter.unwrap_or(n.kind.default_filter());
-                (
-                    escape(&format::number(n.value, n.is_int, f, lang)),
-                    Some(n.value),
-                )
+                (escape(&n.show(f, lang)), Some(n.value))
             }
             None => match v {
                 Value::String(s) => (escape(s), None),

@@ -81,7 +81,7 @@ pub(super) fn translation_notices(
     site: &Site,
     strings: &BTreeMap<Lang, Strings>,
 ) -> (Vec<Option<String>>, Vec<Diagnostic>) {
-    let mut warnings = Vec::new();
+    let mut warnings = site.warnings.clone();
     let notices = site
         .pages
         .iter()

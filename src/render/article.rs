@@ -148,7 +148,7 @@ fn json_ld(inputs: &RenderInputs, p: &Page, description: &str) -> String {
         "author": { "@type": "Person", "name": if config.author.is_empty() { &config.language(&p.doc.lang).title } else { &config.author } },
         "keywords": p.doc.front.tags.join(", "),
     });
-    v.to_string().replace("</", "<\\/")
+    crate::html::script_json(&v)
 }
 
 #[cfg(test)]

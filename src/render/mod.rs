@@ -394,6 +394,7 @@ pub(crate) mod tests {
         let content = Content {
             docs,
             assets: vec![],
+            warnings: vec![],
         };
         crate::site::assemble(config, content, Default::default()).expect("site")
     }

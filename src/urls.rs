@@ -1,0 +1,87 @@
+//! URL segments: what a folder name or a `slug:` may be. A segment is refused, never
+//! percent-encoded: an address with `%20` or `%3F` in it is one nobody types or shares, and an
+//! encoded `%2f` is read as `/` by some servers and not by others. The error suggests a slug.
+
+/// What a segment may hold, as the errors say it.
+pub const ALLOWED: &str = "ASCII letters, digits, `-`, `_` and `.` (not first)";
+
+/// What is wrong with `s` as one segment of a page's URL, if anything.
+pub fn segment_problem(s: &str) -> Option<String> {
+    if s.is_empty() {
+        return Some("it is empty".into());
+    }
+    if s == "." || s == ".." {
+        return Some(format!("`{s}` names a folder, not a page"));
+    }
+    if s.starts_with('.') {
+        return Some("it starts with `.`, which hides a file".into());
+    }
+    let bad = s
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))?;
+    Some(match bad {
+        ' ' => "it holds a space".into(),
+        c if c.is_whitespace() || c.is_control() => {
+            format!("it holds the character U+{:04X}", u32::from(c))
+        }
+        c => format!("it holds `{c}`"),
+    })
+}
+
+/// A segment made from `s` that [`segment_problem`] accepts: lowercase ASCII words joined by
+/// `-`, diacritics removed (`Kết nối?` → `ket-noi`).
+pub fn suggestion(s: &str) -> String {
+    let slug = slug::slugify(s);
+    if slug.is_empty() {
+        "my-article".into()
+    } else {
+        slug
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_that_break_urls_are_refused_with_the_reason() {
+        let cases = [
+            ("Has Space", "it holds a space"),
+            ("a?q", "it holds `?`"),
+            ("a#b", "it holds `#`"),
+            ("a%2fb", "it holds `%`"),
+            ("a\\b", "it holds `\\`"),
+            ("a:b", "it holds `:`"),
+            ("a/b", "it holds `/`"),
+            ("kết-nối", "it holds `ế`"),
+            ("a\tb", "it holds the character U+0009"),
+            ("..", "`..` names a folder, not a page"),
+            (".", "`.` names a folder, not a page"),
+            (".hidden", "it starts with `.`, which hides a file"),
+            ("", "it is empty"),
+        ];
+        for (segment, problem) in cases {
+            assert_eq!(
+                segment_problem(segment).as_deref(),
+                Some(problem),
+                "{segment:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn plain_segments_pass_and_suggestions_pass() {
+        for ok in [
+            "tcp-handshake",
+            "http1_vs_http2",
+            "v2.1",
+            "Readme",
+            "style.css",
+        ] {
+            assert_eq!(segment_problem(ok), None, "{ok}");
+        }
+        assert_eq!(suggestion("Kết nối?"), "ket-noi");
+        assert_eq!(suggestion(".."), "my-article");
+        assert_eq!(segment_problem(&suggestion("a%2fb \\ c")), None);
+    }
+}

@@ -1,0 +1,156 @@
+//! Properties of the functions that read what authors write, checked on generated inputs by
+//! proptest in every `cargo test`: the front-matter splitter, the `{{ }}` values of a body,
+//! URL segments and number formatting. The same functions have fuzz targets in `fuzz/`.
+
+use std::path::Path;
+
+use measured::format::{self, Filter};
+use measured::highlight::Highlighter;
+use measured::lang::Lang;
+use measured::markdown::{self, BlockKind, HookError, Hooks, Input, Labels};
+use proptest::prelude::*;
+
+/// Hooks that show a value as `<data>EXPR</data>` after checking its filter, as the real
+/// injector does, and refuse experiment blocks.
+struct Echo;
+
+impl Hooks for Echo {
+    fn inline(&self, expr: &str, _: &Lang) -> Result<String, HookError> {
+        if let Some((_, filter)) = expr.split_once('|') {
+            Filter::parse(filter).map_err(HookError::new)?;
+        }
+        Ok(format!("<data>{}</data>", measured::html::escape(expr)))
+    }
+
+    fn block(&self, _: BlockKind, args: &str, _: &str, _: &Lang) -> Result<String, HookError> {
+        Err(HookError::new(format!("no experiment `{args}`")))
+    }
+}
+
+fn render(body: &str) -> Result<markdown::Rendered, measured::Diagnostics> {
+    thread_local! {
+        static HIGHLIGHTER: Highlighter = Highlighter::default();
+    }
+    HIGHLIGHTER.with(|highlighter| {
+        markdown::render(&Input {
+            path: Path::new("content/a/index.vi.md"),
+            body,
+            body_line: 5,
+            lang: &Lang::parse("vi").unwrap(),
+            highlighter,
+            hooks: &Echo,
+            labels: &Labels::default(),
+        })
+    })
+}
+
+/// Text an author might write around values: words, braces, pipes, newlines, diacritics.
+fn prose() -> impl Strategy<Value = String> {
+    proptest::string::string_regex("[a-zđêơ \\n{}|#*`\\-]{0,40}").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn the_splitter_finds_the_fences_and_counts_lines(
+        yaml in "[a-z: \\n-]{0,60}",
+        body in "[a-z \\n-]{0,60}",
+    ) {
+        prop_assume!(!yaml.lines().any(|l| l.trim_end() == "---"));
+        let yaml = if yaml.is_empty() || yaml.ends_with('\n') { yaml } else { format!("{yaml}\n") };
+        let text = format!("---\n{yaml}---\n{body}");
+        let split = measured::frontmatter::split(Path::new("a.md"), &text).unwrap();
+        prop_assert_eq!(split.yaml, yaml.as_str());
+        prop_assert_eq!(split.body, body.as_str());
+        prop_assert_eq!(split.body_line, 3 + yaml.matches('\n').count());
+    }
+
+    #[test]
+    fn any_text_is_an_article_or_an_error_with_a_line(text in "(---\\n)?[ -~\\n\\u{feff}đ]{0,200}") {
+        let path = Path::new("content/a/index.vi.md");
+        if let Err(d) = measured::content::parse_doc(path, "a".into(), Lang::parse("vi").unwrap(), &text) {
+            let line = d.place.line.expect("a line");
+            prop_assert!(line >= 1 && line <= text.lines().count().max(1) + 1, "{}", d);
+        }
+    }
+
+    #[test]
+    fn every_closed_value_is_shown_and_every_unclosed_one_is_an_error(
+        parts in proptest::collection::vec((prose(), "[a-z]{1,6}\\.[a-z]{1,6}"), 0..6),
+        tail in "[a-z ]{0,10}",
+    ) {
+        // Prose words only: markup around them (an indented line is code) is another test's.
+        let clean = |s: &str| {
+            s.replace(['{', '}', '`', '|', '#', '*', '-'], " ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let body: String = parts
+            .iter()
+            .map(|(text, expr)| format!("{} {{{{ {expr} }}}} ", clean(text)))
+            .collect::<String>()
+            + &tail;
+        let html = render(&body).map(|r| r.html).unwrap_or_else(|d| panic!("{d}"));
+        for (_, expr) in &parts {
+            let shown = format!("<data>{expr}</data>");
+            prop_assert!(html.contains(&shown), "{}", html);
+        }
+        let unclosed = format!("x {} {{{{ {tail}", body.trim());
+        let e = render(&unclosed).err().map(|d| d.to_string()).unwrap_or_default();
+        prop_assert!(e.contains("is never closed"), "{}", e);
+    }
+
+    #[test]
+    fn bodies_of_braces_and_pipes_never_panic(body in "[a-z {}|()\\n`#>\\-*\\[\\]!:0-9đ]{0,120}") {
+        if let Err(d) = render(&body) {
+            for d in d.0 {
+                prop_assert!(d.place.line.is_some_and(|l| l >= 5), "{}", d);
+            }
+        }
+    }
+
+    #[test]
+    fn url_suggestions_are_always_valid_segments(s in "\\PC{0,30}") {
+        let suggestion = measured::urls::suggestion(&s);
+        prop_assert_eq!(measured::urls::segment_problem(&suggestion), None, "{}", suggestion);
+        if measured::urls::segment_problem(&s).is_none() {
+            prop_assert!(!s.is_empty() && !s.starts_with('.'));
+            prop_assert!(s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)), "{}", s);
+        }
+    }
+
+    #[test]
+    fn numbers_are_short_and_never_negative_zero(x in proptest::num::f64::ANY, n in 0u8..=12) {
+        let lang = Lang::parse("en").unwrap();
+        for filter in [Filter::Auto, Filter::Sig(n.max(1)), Filter::Duration, Filter::Bytes, Filter::Percent, Filter::Ratio] {
+            let shown = format::number(x, false, filter, &lang);
+            prop_assert!(shown.chars().count() <= 32, "{:?} {}: {}", filter, x, shown);
+            prop_assert!(!is_negative_zero(&shown), "{:?} {}: {}", filter, x, shown);
+        }
+        let fixed = format::number(x, false, Filter::Fixed(n), &lang);
+        prop_assert!(!is_negative_zero(&fixed), "fixed {}: {}", x, fixed);
+    }
+
+    #[test]
+    fn integers_print_every_digit(i in proptest::num::i64::ANY, u in proptest::num::u64::ANY) {
+        let lang = Lang::parse("vi").unwrap();
+        for (value, plain) in [(i128::from(i), i.to_string()), (i128::from(u), u.to_string())] {
+            let shown = format::integer(value, Filter::Auto, &lang);
+            prop_assert_eq!(shown.replace('.', ""), plain);
+        }
+    }
+}
+
+/// `-0`, `-0.00`, `-0%`: a minus sign before digits that are all zero.
+fn is_negative_zero(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('-') else {
+        return false;
+    };
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || ",.".contains(*c))
+        .collect();
+    !digits.is_empty() && digits.chars().all(|c| "0,.".contains(c))
+}
