@@ -133,6 +133,7 @@ mod tests {
             results,
             output: String::new(),
             provenance,
+            runs: Vec::new(),
         };
         let mut m = Measurements::default();
         m.by_name.insert(

@@ -46,6 +46,10 @@ struct RawExperiments {
     timeout_secs: Option<u64>,
     dir: Option<PathBuf>,
     frozen_dir: Option<PathBuf>,
+    /// Independent process runs of each experiment whose values are published.
+    runs: Option<usize>,
+    /// The same in quick mode.
+    quick_runs: Option<usize>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -92,6 +96,17 @@ pub struct ExperimentsConfig {
     /// Where `measured freeze` puts committed results.
     pub frozen_dir: PathBuf,
     pub timeout: Duration,
+    /// Independent process runs of each experiment the pages use (at least 3).
+    pub runs: usize,
+    /// The same in quick mode (at least 2).
+    pub quick_runs: usize,
+}
+
+impl ExperimentsConfig {
+    /// The runs a measurement combines, in quick mode or not.
+    pub fn runs_for(&self, quick: bool) -> usize {
+        if quick { self.quick_runs } else { self.runs }
+    }
 }
 
 impl SiteConfig {
@@ -234,12 +249,26 @@ fn validate(
         timeout_secs: None,
         dir: None,
         frozen_dir: None,
+        runs: None,
+        quick_runs: None,
     });
     let RawExperiments {
         timeout_secs,
         dir,
         frozen_dir,
+        runs,
+        quick_runs,
     } = experiments;
+    let runs = runs.unwrap_or(3);
+    if runs < 3 {
+        diags.push(err("runs", format!("[experiments] runs = {runs}: a published value combines at least 3 independent runs"))
+            .with_hint("set runs = 3 or more (quick mode has its own quick_runs)"));
+    }
+    let quick_runs = quick_runs.unwrap_or(2);
+    if quick_runs < 2 {
+        diags.push(err("quick_runs", format!("[experiments] quick_runs = {quick_runs}: an interval across runs needs at least 2"))
+            .with_hint("set quick_runs = 2 or more"));
+    }
     let (light, dark) = match highlight {
         Some(RawHighlight {
             light_theme,
@@ -266,6 +295,8 @@ fn validate(
             dir: root.join(dir.unwrap_or_else(|| PathBuf::from("experiments"))),
             frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),
             timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
+            runs,
+            quick_runs,
         },
         search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
@@ -295,6 +326,7 @@ mod tests {
             ["vi", "en"]
         );
         assert_eq!(c.experiments.timeout, Duration::from_secs(600));
+        assert_eq!((c.experiments.runs, c.experiments.quick_runs), (3, 2));
         assert_eq!(c.lang_prefix(&c.default_lang), "/");
         assert_eq!(c.lang_prefix(c.lang("en").unwrap()), "/en/");
     }
@@ -323,5 +355,19 @@ mod tests {
             e.contains("default_language `fr` has no [languages.fr] table"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn runs_are_read_and_validated() {
+        let text = format!("{MINIMAL}[experiments]\nruns = 5\nquick_runs = 3\n");
+        let c = parse_str(&text).unwrap();
+        assert_eq!(
+            (c.experiments.runs_for(false), c.experiments.runs_for(true)),
+            (5, 3)
+        );
+        let text = format!("{MINIMAL}[experiments]\nruns = 1\nquick_runs = 1\n");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(e.contains("site.toml:8:1: error: [experiments] runs = 1: a published value combines at least 3 independent runs"), "{e}");
+        assert!(e.contains("site.toml:9:1: error: [experiments] quick_runs = 1: an interval across runs needs at least 2"), "{e}");
     }
 }
