@@ -22,6 +22,7 @@ struct RawConfig {
     /// How many of the latest articles each language's feed carries (0: all).
     feed_limit: Option<usize>,
     experiments: Option<RawExperiments>,
+    claims: Option<RawClaims>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
 }
@@ -54,6 +55,15 @@ struct RawExperiments {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawClaims {
+    /// Runs of an experiment, beyond `runs`, that inconclusive claims may ask for.
+    extra_runs: Option<usize>,
+    /// Seconds a build may spend on those extra runs.
+    extra_secs: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawHighlight {
     light_theme: Option<String>,
     dark_theme: Option<String>,
@@ -82,6 +92,7 @@ pub struct SiteConfig {
     /// The latest articles each feed carries; `usize::MAX` for all.
     pub feed_limit: usize,
     pub experiments: ExperimentsConfig,
+    pub claims: ClaimsConfig,
     /// Whether the site has a search index and box (`[search] enabled`).
     pub search: bool,
     pub highlight_light: String,
@@ -107,6 +118,15 @@ impl ExperimentsConfig {
     pub fn runs_for(&self, quick: bool) -> usize {
         if quick { self.quick_runs } else { self.runs }
     }
+}
+
+/// The `[claims]` table: how much more measuring an inconclusive claim may ask for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimsConfig {
+    /// Runs of one experiment beyond `[experiments] runs`.
+    pub extra_runs: usize,
+    /// Time one build may spend on extra runs.
+    pub extra_time: Duration,
 }
 
 impl SiteConfig {
@@ -193,6 +213,7 @@ fn validate(
         show_untranslated,
         feed_limit,
         experiments,
+        claims,
         highlight,
         search,
     } = raw;
@@ -269,6 +290,13 @@ fn validate(
         diags.push(err("quick_runs", format!("[experiments] quick_runs = {quick_runs}: an interval across runs needs at least 2"))
             .with_hint("set quick_runs = 2 or more"));
     }
+    let RawClaims {
+        extra_runs,
+        extra_secs,
+    } = claims.unwrap_or(RawClaims {
+        extra_runs: None,
+        extra_secs: None,
+    });
     let (light, dark) = match highlight {
         Some(RawHighlight {
             light_theme,
@@ -297,6 +325,10 @@ fn validate(
             timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
             runs,
             quick_runs,
+        },
+        claims: ClaimsConfig {
+            extra_runs: extra_runs.unwrap_or(6),
+            extra_time: Duration::from_secs(extra_secs.unwrap_or(600)),
         },
         search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
@@ -327,6 +359,13 @@ mod tests {
         );
         assert_eq!(c.experiments.timeout, Duration::from_secs(600));
         assert_eq!((c.experiments.runs, c.experiments.quick_runs), (3, 2));
+        assert_eq!(
+            c.claims,
+            ClaimsConfig {
+                extra_runs: 6,
+                extra_time: Duration::from_secs(600)
+            }
+        );
         assert_eq!(c.lang_prefix(&c.default_lang), "/");
         assert_eq!(c.lang_prefix(c.lang("en").unwrap()), "/en/");
     }
@@ -358,16 +397,23 @@ mod tests {
     }
 
     #[test]
-    fn runs_are_read_and_validated() {
-        let text = format!("{MINIMAL}[experiments]\nruns = 5\nquick_runs = 3\n");
+    fn runs_and_the_claims_budget_are_read_and_validated() {
+        let text = format!(
+            "{MINIMAL}[experiments]\nruns = 5\nquick_runs = 3\n[claims]\nextra_runs = 2\nextra_secs = 30\n"
+        );
         let c = parse_str(&text).unwrap();
         assert_eq!(
             (c.experiments.runs_for(false), c.experiments.runs_for(true)),
             (5, 3)
         );
+        assert_eq!(c.claims.extra_runs, 2);
+        assert_eq!(c.claims.extra_time, Duration::from_secs(30));
         let text = format!("{MINIMAL}[experiments]\nruns = 1\nquick_runs = 1\n");
         let e = parse_str(&text).unwrap_err().to_string();
         assert!(e.contains("site.toml:8:1: error: [experiments] runs = 1: a published value combines at least 3 independent runs"), "{e}");
         assert!(e.contains("site.toml:9:1: error: [experiments] quick_runs = 1: an interval across runs needs at least 2"), "{e}");
+        let text = format!("{MINIMAL}[claims]\nextra_run = 2\n");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(e.contains("unknown field `extra_run`"), "{e}");
     }
 }

@@ -228,6 +228,15 @@ impl Session {
             }
             _ => experiments::measure_on(&config, &wanted, &opts.experiments, progress, machine)?,
         };
+        // Claims are decided before rendering: measuring again for them changes the values.
+        let mut runner =
+            experiments::runs::Runner::new(&config, &opts.experiments, progress, machine);
+        let more = claims::More {
+            budget: claims::Budget::of(&config, &opts.experiments),
+            runner: &mut runner,
+            progress,
+        };
+        let measurements = claims::settle(&site, measurements, more)?.measurements;
         let themes = (
             config.highlight_light.clone(),
             config.highlight_dark.clone(),
@@ -260,8 +269,7 @@ impl Session {
             results_fingerprint,
         );
         let blocks_highlighted = highlighter.misses() - misses;
-        let claims = claims::check_site(&site, &measurements);
-        let (bodies, ()) = join_results(bodies, claims)?;
+        let bodies = bodies?;
         let (keys, bodies): (Vec<blake3::Hash>, Vec<Arc<Rendered>>) = bodies.into_iter().unzip();
         let sources_key = {
             let mut h = blake3::Hasher::new();
@@ -476,9 +484,9 @@ fn experiments_per_page(
 fn refs_key(doc: &content::SourceDoc) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     h.update(doc.body_hash.as_bytes());
-    for (claim, _) in &doc.front.claims {
+    for claim in doc.front.claims.iter().flat_map(|w| &w.entries) {
         h.update(b"\0");
-        h.update(claim.as_bytes());
+        h.update(claim.text.as_bytes());
     }
     h.finalize()
 }
@@ -489,8 +497,8 @@ fn refs_of(doc: &content::SourceDoc) -> BTreeSet<String> {
         .into_iter()
         .map(|(n, _)| n)
         .collect();
-    for (claim, _) in &doc.front.claims {
-        names.extend(claims::experiments_of(claim));
+    for claim in doc.front.claims.iter().flat_map(|w| &w.entries) {
+        names.extend(claims::experiments_of(&claim.text));
     }
     names
 }
@@ -655,21 +663,6 @@ fn translation_notices(
         })
         .collect();
     (notices, warnings)
-}
-
-/// Both results, or every diagnostic of both.
-fn join_results<A, B>(
-    a: Result<A, Diagnostics>,
-    b: Result<B, Diagnostics>,
-) -> Result<(A, B), Diagnostics> {
-    match (a, b) {
-        (Ok(a), Ok(b)) => Ok((a, b)),
-        (Err(mut d), Err(e)) => {
-            d.extend(e);
-            Err(d.into_result(()).unwrap_err())
-        }
-        (Err(d), _) | (_, Err(d)) => Err(d),
-    }
 }
 
 /// Builds and writes the site into `out` (default `<root>/public`).
