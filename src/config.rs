@@ -41,7 +41,7 @@ struct RawLanguage {
     description: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExperiments {
     timeout_secs: Option<u64>,
@@ -53,7 +53,7 @@ struct RawExperiments {
     quick_runs: Option<usize>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawClaims {
     /// Runs of an experiment, beyond `runs`, that inconclusive claims may ask for.
@@ -67,6 +67,55 @@ struct RawClaims {
 struct RawHighlight {
     light_theme: Option<String>,
     dark_theme: Option<String>,
+}
+
+impl RawExperiments {
+    /// The `[experiments]` table with its defaults; `err` places a message at a key's line.
+    fn validate(
+        self,
+        root: &Path,
+        err: &dyn Fn(&str, String) -> Diagnostic,
+        diags: &mut Diagnostics,
+    ) -> ExperimentsConfig {
+        let RawExperiments {
+            timeout_secs,
+            dir,
+            frozen_dir,
+            runs,
+            quick_runs,
+        } = self;
+        let runs = runs.unwrap_or(3);
+        if runs < 3 {
+            diags.push(err("runs", format!("[experiments] runs = {runs}: a published value combines at least 3 independent runs"))
+                .with_hint("set runs = 3 or more (quick mode has its own quick_runs)"));
+        }
+        let quick_runs = quick_runs.unwrap_or(2);
+        if quick_runs < 2 {
+            diags.push(err("quick_runs", format!("[experiments] quick_runs = {quick_runs}: an interval across runs needs at least 2"))
+                .with_hint("set quick_runs = 2 or more"));
+        }
+        ExperimentsConfig {
+            dir: root.join(dir.unwrap_or_else(|| PathBuf::from("experiments"))),
+            frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),
+            timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
+            runs,
+            quick_runs,
+        }
+    }
+}
+
+impl RawClaims {
+    /// The `[claims]` table with its defaults.
+    fn validate(self) -> ClaimsConfig {
+        let RawClaims {
+            extra_runs,
+            extra_secs,
+        } = self;
+        ClaimsConfig {
+            extra_runs: extra_runs.unwrap_or(6),
+            extra_time: Duration::from_secs(extra_secs.unwrap_or(600)),
+        }
+    }
 }
 
 /// One language of the site.
@@ -266,37 +315,10 @@ fn validate(
             None
         }
     };
-    let experiments = experiments.unwrap_or(RawExperiments {
-        timeout_secs: None,
-        dir: None,
-        frozen_dir: None,
-        runs: None,
-        quick_runs: None,
-    });
-    let RawExperiments {
-        timeout_secs,
-        dir,
-        frozen_dir,
-        runs,
-        quick_runs,
-    } = experiments;
-    let runs = runs.unwrap_or(3);
-    if runs < 3 {
-        diags.push(err("runs", format!("[experiments] runs = {runs}: a published value combines at least 3 independent runs"))
-            .with_hint("set runs = 3 or more (quick mode has its own quick_runs)"));
-    }
-    let quick_runs = quick_runs.unwrap_or(2);
-    if quick_runs < 2 {
-        diags.push(err("quick_runs", format!("[experiments] quick_runs = {quick_runs}: an interval across runs needs at least 2"))
-            .with_hint("set quick_runs = 2 or more"));
-    }
-    let RawClaims {
-        extra_runs,
-        extra_secs,
-    } = claims.unwrap_or(RawClaims {
-        extra_runs: None,
-        extra_secs: None,
-    });
+    let experiments = experiments
+        .unwrap_or_default()
+        .validate(root, &err, &mut diags);
+    let claims = claims.unwrap_or_default().validate();
     let (light, dark) = match highlight {
         Some(RawHighlight {
             light_theme,
@@ -319,17 +341,8 @@ fn validate(
             0 => usize::MAX,
             n => n,
         },
-        experiments: ExperimentsConfig {
-            dir: root.join(dir.unwrap_or_else(|| PathBuf::from("experiments"))),
-            frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),
-            timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
-            runs,
-            quick_runs,
-        },
-        claims: ClaimsConfig {
-            extra_runs: extra_runs.unwrap_or(6),
-            extra_time: Duration::from_secs(extra_secs.unwrap_or(600)),
-        },
+        experiments,
+        claims,
         search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),

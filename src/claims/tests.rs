@@ -224,3 +224,30 @@ fn exact_equality_on_a_measured_value_is_refused_before_measuring() {
         "{e}"
     );
 }
+
+#[test]
+fn frozen_results_are_never_measured_again() {
+    let mut m = measurements(vec![run(10.0, 0.1), run(12.0, 0.1)]);
+    m.by_name.get_mut("x").unwrap().origin = Origin::Frozen;
+    let mut runner = Script {
+        next: VecDeque::new(),
+        asked: Vec::new(),
+    };
+    let more = More {
+        budget: Budget {
+            runs: 3,
+            extra_runs: 0,
+            extra_time: Duration::ZERO,
+        },
+        runner: &mut runner,
+        progress: &crate::experiments::Silent,
+    };
+    let e = settle_articles(vec![article(&[("small", "x.t < 15")])], m, more)
+        .unwrap_err()
+        .to_string();
+    assert!(runner.asked.is_empty());
+    assert!(
+        e.contains("= help: frozen results are never measured again. Measure more:"),
+        "{e}"
+    );
+}
