@@ -89,7 +89,7 @@ impl RawExperiments {
             diags.push(err("runs", format!("[experiments] runs = {runs}: a published value combines at least 3 independent runs"))
                 .with_hint("set runs = 3 or more (quick mode has its own quick_runs)"));
         }
-        let quick_runs = quick_runs.unwrap_or(2);
+        let quick_runs = quick_runs.unwrap_or(3);
         if quick_runs < 2 {
             diags.push(err("quick_runs", format!("[experiments] quick_runs = {quick_runs}: an interval across runs needs at least 2"))
                 .with_hint("set quick_runs = 2 or more"));
