@@ -22,6 +22,7 @@ struct RawConfig {
     /// How many of the latest articles each language's feed carries (0: all).
     feed_limit: Option<usize>,
     experiments: Option<RawExperiments>,
+    claims: Option<RawClaims>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
 }
@@ -40,12 +41,25 @@ struct RawLanguage {
     description: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawExperiments {
     timeout_secs: Option<u64>,
     dir: Option<PathBuf>,
     frozen_dir: Option<PathBuf>,
+    /// Independent process runs of each experiment whose values are published.
+    runs: Option<usize>,
+    /// The same in quick mode.
+    quick_runs: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClaims {
+    /// Runs of an experiment, beyond `runs`, that inconclusive claims may ask for.
+    extra_runs: Option<usize>,
+    /// Seconds a build may spend on those extra runs.
+    extra_secs: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -53,6 +67,55 @@ struct RawExperiments {
 struct RawHighlight {
     light_theme: Option<String>,
     dark_theme: Option<String>,
+}
+
+impl RawExperiments {
+    /// The `[experiments]` table with its defaults; `err` places a message at a key's line.
+    fn validate(
+        self,
+        root: &Path,
+        err: &dyn Fn(&str, String) -> Diagnostic,
+        diags: &mut Diagnostics,
+    ) -> ExperimentsConfig {
+        let RawExperiments {
+            timeout_secs,
+            dir,
+            frozen_dir,
+            runs,
+            quick_runs,
+        } = self;
+        let runs = runs.unwrap_or(3);
+        if runs < 3 {
+            diags.push(err("runs", format!("[experiments] runs = {runs}: a published value combines at least 3 independent runs"))
+                .with_hint("set runs = 3 or more (quick mode has its own quick_runs)"));
+        }
+        let quick_runs = quick_runs.unwrap_or(3);
+        if quick_runs < 2 {
+            diags.push(err("quick_runs", format!("[experiments] quick_runs = {quick_runs}: an interval across runs needs at least 2"))
+                .with_hint("set quick_runs = 2 or more"));
+        }
+        ExperimentsConfig {
+            dir: root.join(dir.unwrap_or_else(|| PathBuf::from("experiments"))),
+            frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),
+            timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
+            runs,
+            quick_runs,
+        }
+    }
+}
+
+impl RawClaims {
+    /// The `[claims]` table with its defaults.
+    fn validate(self) -> ClaimsConfig {
+        let RawClaims {
+            extra_runs,
+            extra_secs,
+        } = self;
+        ClaimsConfig {
+            extra_runs: extra_runs.unwrap_or(6),
+            extra_time: Duration::from_secs(extra_secs.unwrap_or(600)),
+        }
+    }
 }
 
 /// One language of the site.
@@ -78,6 +141,7 @@ pub struct SiteConfig {
     /// The latest articles each feed carries; `usize::MAX` for all.
     pub feed_limit: usize,
     pub experiments: ExperimentsConfig,
+    pub claims: ClaimsConfig,
     /// Whether the site has a search index and box (`[search] enabled`).
     pub search: bool,
     pub highlight_light: String,
@@ -92,6 +156,26 @@ pub struct ExperimentsConfig {
     /// Where `measured freeze` puts committed results.
     pub frozen_dir: PathBuf,
     pub timeout: Duration,
+    /// Independent process runs of each experiment the pages use (at least 3).
+    pub runs: usize,
+    /// The same in quick mode (at least 2).
+    pub quick_runs: usize,
+}
+
+impl ExperimentsConfig {
+    /// The runs a measurement combines, in quick mode or not.
+    pub fn runs_for(&self, quick: bool) -> usize {
+        if quick { self.quick_runs } else { self.runs }
+    }
+}
+
+/// The `[claims]` table: how much more measuring an inconclusive claim may ask for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimsConfig {
+    /// Runs of one experiment beyond `[experiments] runs`.
+    pub extra_runs: usize,
+    /// Time one build may spend on extra runs.
+    pub extra_time: Duration,
 }
 
 impl SiteConfig {
@@ -183,6 +267,7 @@ fn validate(
         show_untranslated,
         feed_limit,
         experiments,
+        claims,
         highlight,
         search,
     } = raw;
@@ -235,16 +320,10 @@ fn validate(
             None
         }
     };
-    let experiments = experiments.unwrap_or(RawExperiments {
-        timeout_secs: None,
-        dir: None,
-        frozen_dir: None,
-    });
-    let RawExperiments {
-        timeout_secs,
-        dir,
-        frozen_dir,
-    } = experiments;
+    let experiments = experiments
+        .unwrap_or_default()
+        .validate(root, &err, &mut diags);
+    let claims = claims.unwrap_or_default().validate();
     let (light, dark) = match highlight {
         Some(RawHighlight {
             light_theme,
@@ -267,11 +346,8 @@ fn validate(
             0 => usize::MAX,
             n => n,
         },
-        experiments: ExperimentsConfig {
-            dir: root.join(dir.unwrap_or_else(|| PathBuf::from("experiments"))),
-            frozen_dir: root.join(frozen_dir.unwrap_or_else(|| PathBuf::from("frozen"))),
-            timeout: Duration::from_secs(timeout_secs.unwrap_or(600)),
-        },
+        experiments,
+        claims,
         search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
@@ -300,6 +376,14 @@ mod tests {
             ["vi", "en"]
         );
         assert_eq!(c.experiments.timeout, Duration::from_secs(600));
+        assert_eq!((c.experiments.runs, c.experiments.quick_runs), (3, 3));
+        assert_eq!(
+            c.claims,
+            ClaimsConfig {
+                extra_runs: 6,
+                extra_time: Duration::from_secs(600)
+            }
+        );
         assert_eq!(c.lang_prefix(&c.default_lang), "/");
         assert_eq!(c.lang_prefix(c.lang("en").unwrap()), "/en/");
     }
@@ -328,5 +412,26 @@ mod tests {
             e.contains("default_language `fr` has no [languages.fr] table"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn runs_and_the_claims_budget_are_read_and_validated() {
+        let text = format!(
+            "{MINIMAL}[experiments]\nruns = 5\nquick_runs = 3\n[claims]\nextra_runs = 2\nextra_secs = 30\n"
+        );
+        let c = parse_str(&text).unwrap();
+        assert_eq!(
+            (c.experiments.runs_for(false), c.experiments.runs_for(true)),
+            (5, 3)
+        );
+        assert_eq!(c.claims.extra_runs, 2);
+        assert_eq!(c.claims.extra_time, Duration::from_secs(30));
+        let text = format!("{MINIMAL}[experiments]\nruns = 1\nquick_runs = 1\n");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(e.contains("site.toml:8:1: error: [experiments] runs = 1: a published value combines at least 3 independent runs"), "{e}");
+        assert!(e.contains("site.toml:9:1: error: [experiments] quick_runs = 1: an interval across runs needs at least 2"), "{e}");
+        let text = format!("{MINIMAL}[claims]\nextra_run = 2\n");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(e.contains("unknown field `extra_run`"), "{e}");
     }
 }

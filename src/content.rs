@@ -27,8 +27,8 @@ pub struct FrontMatter {
     pub slug: Option<String>,
     /// The 1-based line of `slug:` in the file, when it is there.
     pub slug_line: Option<usize>,
-    /// Claims with the 1-based line of the file they are written on.
-    pub claims: Vec<(String, usize)>,
+    /// The claims this file declares for its article, with where each is written.
+    pub claims: Option<crate::claims::Written>,
     pub translated_from: Option<String>,
 }
 
@@ -244,19 +244,10 @@ fn validate(
             "name the series the part belongs to",
         ));
     }
-    let claims_line = frontmatter::key_line(split, "claims").unwrap_or(split.yaml_line);
-    let claims = claims
-        .into_iter()
-        .map(|c| {
-            let line = split
-                .yaml
-                .lines()
-                .skip(claims_line - split.yaml_line)
-                .position(|l| l.contains(c.as_str()))
-                .map_or(claims_line, |i| claims_line + i);
-            (c, line)
-        })
-        .collect();
+    let claims = claims.map(|raw| {
+        let key_line = frontmatter::key_line(split, "claims").unwrap_or(split.yaml_line);
+        crate::claims::locate(split.yaml, split.yaml_line, key_line, raw)
+    });
     Ok(FrontMatter {
         title,
         date,
@@ -299,11 +290,12 @@ mod tests {
 
     #[test]
     fn parses_a_full_front_matter() {
-        let d = doc("---\ntitle: Kết nối\ndate: 2026-11-29\ntags: [mạng, tcp]\nseries: Mạng\npart: 2\nclaims:\n  - a.b > 1\n---\n# Hi\n").unwrap();
+        let d = doc("---\ntitle: Kết nối\ndate: 2026-11-29\ntags: [mạng, tcp]\nseries: Mạng\npart: 2\nclaims:\n  more: a.b > 1\n---\n# Hi\n").unwrap();
         assert_eq!(d.front.title, "Kết nối");
         assert_eq!(d.front.date, jiff::civil::date(2026, 11, 29));
         assert_eq!(d.front.tags, ["mạng", "tcp"]);
-        assert_eq!(d.front.claims, [("a.b > 1".to_string(), 8)]);
+        let claims = d.front.claims.unwrap().entries;
+        assert_eq!((claims[0].text.as_str(), claims[0].line), ("a.b > 1", 8));
         assert_eq!(d.body_line, 10);
     }
 

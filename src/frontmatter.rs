@@ -22,8 +22,8 @@ pub struct RawFrontMatter {
     pub draft: bool,
     pub updated: Option<String>,
     pub slug: Option<String>,
-    #[serde(default)]
-    pub claims: Vec<String>,
+    /// Read here, checked by the claims stage.
+    pub claims: Option<crate::claims::RawClaims>,
     /// Short content hash of the original this translation was made from.
     pub translated_from: Option<String>,
 }

@@ -19,7 +19,7 @@ use crate::inject::Injector;
 use crate::output::Output;
 use crate::render::{self, RenderInputs};
 use crate::site::{AssembleOptions, Site};
-use crate::{claims, config, content, i18n, site, theme, write};
+use crate::{config, content, i18n, site, theme, write};
 
 mod bodies;
 mod edit;
@@ -209,9 +209,10 @@ impl Session {
         let site = self.site(&config)?;
         // 5. The experiments the pages refer to, measured.
         let refs = self.refs(&site);
-        let measured = self.measure(&config, &refs, files, progress)?;
+        let measured = self.measure(&config, &site, &refs, files, progress)?;
         let m = &*measured.measurements;
-        // 6. Bodies, through the experiment stage's hooks; the claims checked meanwhile.
+        // 6. Bodies, through the experiment stage's hooks (the claims were settled with the
+        //    measurements: measuring again for them changes the values pages show).
         let highlighter = self.highlighter(&config);
         let hooks = Injector {
             measurements: m,
@@ -219,7 +220,7 @@ impl Session {
             config: &config,
             highlighter: &highlighter,
         };
-        let (bodies, ()) = join_results(self.bodies(&site, &hooks), claims::check_site(&site, m))?;
+        let bodies = self.bodies(&site, &hooks)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
@@ -345,21 +346,6 @@ fn theme_fingerprint(config: &SiteConfig, theme: &theme::Theme) -> blake3::Hash 
         h.update(t.text.as_bytes());
     }
     h.finalize()
-}
-
-/// Both results, or every diagnostic of both.
-fn join_results<A, B>(
-    a: Result<A, Diagnostics>,
-    b: Result<B, Diagnostics>,
-) -> Result<(A, B), Diagnostics> {
-    match (a, b) {
-        (Ok(a), Ok(b)) => Ok((a, b)),
-        (Err(mut d), Err(e)) => {
-            d.extend(e);
-            Err(d.into_result(()).unwrap_err())
-        }
-        (Err(d), _) | (_, Err(d)) => Err(d),
-    }
 }
 
 /// Builds and writes the site into `out` (default `<root>/public`).

@@ -89,6 +89,19 @@ impl Progress for Terminal {
         }
     }
 
+    fn remeasure_started(&self, names: &[String], claims: usize, round: usize) {
+        eprintln_line(&format!(
+            "{claims} claim(s) inconclusive: measuring again (round {round}): {}",
+            names.join(", ")
+        ));
+    }
+
+    fn remeasure_finished(&self, runs: usize, elapsed: Duration) {
+        eprintln_line(&format!(
+            "extra runs for inconclusive claims: {runs} in {elapsed:.1?}"
+        ));
+    }
+
     fn run_finished(&self, name: &str, ok: bool, elapsed: Duration) {
         self.finish(format!(
             "{} {name} in {:.1?}",

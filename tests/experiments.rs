@@ -6,63 +6,11 @@ mod common;
 
 use std::collections::BTreeSet;
 
+use common::fixtures::{experiment_source, runs, site_with};
 use common::{TestSite, attrs, html, texts};
 use measured::experiments::{ExperimentOptions, Rerun};
 
-/// An experiment's main.rs that prints `stdout`, writes `json` as its results and logs each run.
-fn experiment_source(stdout: &str, json: &str) -> String {
-    format!(
-        r##"//! A fixture experiment.
-fn main() {{
-    // ANCHOR: work
-    let total: u64 = (1..=10).sum();
-    // ANCHOR_END: work
-    println!("{stdout} {{total}}");
-    use std::io::Write;
-    let mut log = std::fs::OpenOptions::new().create(true).append(true).open("../../runs.log").unwrap();
-    writeln!(log, "{{}}", env!("CARGO_PKG_NAME")).unwrap();
-    let quick = std::env::var("MEASURED_QUICK").is_ok();
-    let json = r#"{json}"#.replace("QUICK", if quick {{ "true" }} else {{ "false" }});
-    std::fs::write(std::env::var("MEASURED_RESULTS").unwrap(), json).unwrap();
-}}
-"##
-    )
-}
-
 const NUMS: &str = r#"{"big": 1234567, "frac": 6.9712, "quick": QUICK, "engine": "PostgreSQL 15", "t": {"type": "timing", "unit": "ns", "n": 51, "median": 391234.0, "ci_low": 380000.0, "ci_high": 400000.0, "mad": 1500.0, "q1": 385000.0, "q3": 395000.0, "min": 370000.0, "max": 450000.0, "p99": 440000.0, "mean": 392000.0, "outliers": 1, "batch": 1}, "speedup": {"type": "ratio", "value": 9.73, "low": 9.1, "high": 10.2}, "rows": [{"name": "JSON", "bytes": 440, "t": {"type": "timing", "median": 2743.0}}, {"name": "Protobuf", "bytes": 188, "t": {"type": "timing", "median": 283.0}}]}"#;
-
-/// A site whose experiments workspace holds `experiments` (name, main.rs).
-fn site_with(experiments: &[(&str, String)]) -> TestSite {
-    let site = TestSite::new();
-    site.write(
-        "site.toml",
-        &format!("{}\n[experiments]\ntimeout_secs = 20\n", common::SITE_TOML),
-    );
-    site.write(
-        "experiments/Cargo.toml",
-        "[workspace]\nresolver = \"3\"\nmembers = [\"*\"]\nexclude = [\"target\"]\n",
-    );
-    for (name, main) in experiments {
-        add_experiment(&site, name, main);
-    }
-    site
-}
-
-fn add_experiment(site: &TestSite, name: &str, main: &str) {
-    site.write(
-        &format!("experiments/{name}/Cargo.toml"),
-        &format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\n"),
-    );
-    site.write(&format!("experiments/{name}/src/main.rs"), main);
-}
-
-fn runs(site: &TestSite) -> Vec<String> {
-    std::fs::read_to_string(site.path("runs.log"))
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
 
 fn build_with(
     site: &TestSite,
@@ -79,7 +27,7 @@ fn nums_site() -> TestSite {
     site.article(
         "a",
         "vi",
-        "title: A\ndate: 2026-01-01\nclaims:\n  - nums.speedup > 2\n  - nums.t.median < nums.t.max",
+        "title: A\ndate: 2026-01-01\nclaims:\n  faster: nums.speedup > 2\n  spread: nums.t.median < nums.t.max",
         "Lớn {{ nums.big }}, lẻ {{ nums.frac }}, cố định {{ nums.frac | fixed(1) }}, thời gian {{ nums.t }}, gấp {{ nums.speedup }}, máy {{ nums.engine }}, byte {{ nums.rows.0.bytes | bytes }}.\n\nMã `{{ nums.big }}` giữ nguyên.\n\n```rust\nlet x = \"{{ nums.big }}\";\n```\n",
     );
     site.article(
@@ -224,13 +172,19 @@ fn source_excerpts_show_the_marked_region_that_ran() {
 fn claims_that_hold_pass_and_a_false_claim_fails_naming_article_claim_and_values() {
     let site = nums_site();
     site.build().unwrap_or_else(|e| panic!("{e}"));
-    site.article("b", "vi", "title: B\ndate: 2026-01-01\nclaims:\n  - nums.speedup > 2\n  - nums.rows.0.bytes < nums.rows.1.bytes", "x\n");
-    let e = site.build_err();
-    assert!(
-        e.contains("content/b/index.vi.md:6:1: error: claim `nums.rows.0.bytes < nums.rows.1.bytes` does not hold: measured nums.rows.0.bytes = 440, nums.rows.1.bytes = 188"),
-        "{e}"
+    site.article("b", "vi", "title: B\ndate: 2026-01-01\nclaims:\n  faster: nums.speedup > 2\n  smaller: nums.rows.0.bytes < nums.rows.1.bytes", "x\n");
+    let e = site
+        .build_err()
+        .replace(&format!("{}/", site.root().display()), "");
+    assert_eq!(
+        e,
+        "content/b/index.vi.md:6:12: error: claim `smaller` fails: nums.rows.0.bytes < nums.rows.1.bytes
+  nums.rows.0.bytes = 440 (the same in all 3 runs)
+  nums.rows.1.bytes = 188 (the same in all 3 runs)
+ 6 |   smaller: nums.rows.0.bytes < nums.rows.1.bytes
+   |            ^
+  = help: the measurements contradict the sentence: rewrite it and its claim to say what was measured"
     );
-    assert!(!e.contains("nums.speedup > 2"), "{e}");
 }
 
 #[test]
@@ -270,10 +224,14 @@ fn an_unchanged_rebuild_runs_nothing_and_a_touched_experiment_reruns_alone() {
     let site = two_experiments_site();
     let first = site.build().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(first.experiments_ran, ["one", "two"]);
-    assert_eq!(runs(&site), ["one", "two"]);
+    assert_eq!(
+        runs(&site),
+        ["one", "two", "one", "two", "one", "two"],
+        "three runs each, one of each per round"
+    );
     let again = site.build().unwrap();
     assert!(again.experiments_ran.is_empty());
-    assert_eq!(runs(&site).len(), 2, "no experiment ran");
+    assert_eq!(runs(&site).len(), 6, "no experiment ran");
     site.write(
         "experiments/two/src/main.rs",
         &experiment_source("two changed", r#"{"v": 22}"#),
@@ -303,7 +261,8 @@ fn a_session_reruns_an_experiment_whose_source_changed_and_nothing_else() {
     assert_eq!(texts(&html(&touched, "a/index.html"), "data"), ["1", "22"]);
     let after = session.build(&silent).unwrap();
     assert!(after.experiments_ran.is_empty());
-    assert_eq!(runs(&site), ["one", "two", "two"]);
+    assert_eq!(runs(&site).len(), 9);
+    assert_eq!(runs(&site)[6..], ["two", "two", "two"]);
 }
 
 #[test]

@@ -2,8 +2,10 @@
 //! reuse stored results while nothing they depend on changed, else build them with one
 //! `cargo build --release` and run them one at a time under a timeout, recording provenance.
 
+pub mod combine;
 pub mod machine;
 pub mod runner;
+pub mod runs;
 pub mod store;
 pub mod workspace;
 
@@ -14,7 +16,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::config::SiteConfig;
-use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::diag::Diagnostics;
 
 pub use workspace::CrateInfo;
 
@@ -59,16 +61,73 @@ pub struct Provenance {
     pub command: String,
 }
 
-/// An experiment's results as stored between builds.
+/// One process run of an experiment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub results: serde_json::Value,
+    /// What the run printed on stdout.
+    pub output: String,
+    pub provenance: Provenance,
+}
+
+/// An experiment's results as stored between builds: its runs, and their combination.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     pub experiment: String,
     /// Everything the results depend on, hashed: reuse the record while it matches.
     pub key: String,
+    /// The runs combined ([`combine::combine`]), in the shapes the experiment wrote.
     pub results: serde_json::Value,
-    /// What the experiment printed on stdout.
+    /// What the latest run printed on stdout.
     pub output: String,
+    /// The runs' provenance in one: the latest run's, with the first run's load before it and
+    /// the time of every run.
     pub provenance: Provenance,
+    /// Every run, oldest first (a record of an older version holds none: its results are its
+    /// one run).
+    #[serde(default)]
+    pub runs: Vec<Run>,
+}
+
+impl Record {
+    /// The record of `runs` (at least one).
+    pub fn of_runs(experiment: &str, key: &str, runs: Vec<Run>) -> Record {
+        let results: Vec<&serde_json::Value> = runs.iter().map(|r| &r.results).collect();
+        let results = combine::combine(&results);
+        let last = runs.last().expect("a record has a run");
+        let provenance = Provenance {
+            load_before: runs[0].provenance.load_before,
+            duration_secs: runs.iter().map(|r| r.provenance.duration_secs).sum(),
+            ..last.provenance.clone()
+        };
+        Record {
+            experiment: experiment.to_string(),
+            key: key.to_string(),
+            results,
+            output: last.output.clone(),
+            provenance,
+            runs,
+        }
+    }
+
+    /// The record with `run` added.
+    pub fn with_run(mut self, run: Run) -> Record {
+        let mut runs = std::mem::take(&mut self.runs);
+        runs.push(run);
+        Record::of_runs(&self.experiment, &self.key, runs)
+    }
+
+    /// A record as read from disk: one of an older version gets its results as its one run.
+    pub fn normalized(mut self) -> Record {
+        if self.runs.is_empty() {
+            self.runs.push(Run {
+                results: self.results.clone(),
+                output: self.output.clone(),
+                provenance: self.provenance.clone(),
+            });
+        }
+        self
+    }
 }
 
 /// Where a measurement used by this build came from.
@@ -111,11 +170,28 @@ pub trait Progress: Sync {
     fn compile_finished(&self, _ok: bool, _elapsed: Duration) {}
     fn run_started(&self, _name: &str, _index: usize, _total: usize) {}
     fn run_finished(&self, _name: &str, _ok: bool, _elapsed: Duration) {}
+    /// Claims are inconclusive: each of `names` runs once more (round `round` of such runs).
+    fn remeasure_started(&self, _names: &[String], _claims: usize, _round: usize) {}
+    /// The extra runs for inconclusive claims are over: how many ran, in how long.
+    fn remeasure_finished(&self, _runs: usize, _elapsed: Duration) {}
 }
 
 /// Progress that goes nowhere.
 pub struct Silent;
 impl Progress for Silent {}
+
+/// Measures named experiments once more: what the claims stage asks for to decide a claim
+/// the runs so far leave inconclusive.
+pub trait Remeasure {
+    /// One more process run of experiment `name`, added to its measurement in `m`;
+    /// `position` is (this run, the runs of this round) for progress.
+    fn run_again(
+        &mut self,
+        m: &mut Measurements,
+        name: &str,
+        position: (usize, usize),
+    ) -> Result<(), Diagnostics>;
+}
 
 /// The experiment stage: `wanted` experiment names → measurements, running only what is stale.
 pub fn measure(
@@ -156,116 +232,33 @@ pub fn measure_on(
         .filter(|n| measurements.crates.contains_key(*n))
         .cloned()
         .collect();
-    let wanted = &wanted;
-    let store = store::Store::new(config);
+    let mut runner = runs::Runner::new(config, opts, progress, machine);
     if opts.frozen {
-        return frozen(&store, wanted, measurements);
+        return frozen(&runner.store, &wanted, measurements);
     }
-    let lock_hash = workspace::lock_hash(dir);
-    let mut stale: Vec<String> = Vec::new();
-    let mut keys = BTreeMap::new();
-    for name in wanted {
-        let info = &measurements.crates[name];
-        let key = workspace::result_key(info, &lock_hash, machine, opts.quick);
+    let runs = config.experiments.runs_for(opts.quick);
+    let mut plan = Vec::new();
+    for name in &wanted {
         let forced = match &opts.rerun {
             Rerun::All => true,
             Rerun::Only(names) => names.contains(name),
             Rerun::None => false,
         };
-        let reuse = if forced {
-            None
-        } else {
-            store.reusable(name, &key)
-        };
-        match reuse {
-            Some((record, origin)) => {
-                measurements
-                    .by_name
-                    .insert(name.clone(), Measurement { record, origin });
-            }
-            None => stale.push(name.clone()),
+        let key = runner.key(&measurements, name);
+        let reuse = (!forced)
+            .then(|| runner.store.reusable(name, &key))
+            .flatten();
+        let have = reuse.as_ref().map_or(0, |(r, _)| r.runs.len());
+        if let Some((record, origin)) = reuse {
+            measurements
+                .by_name
+                .insert(name.clone(), Measurement { record, origin });
         }
-        keys.insert(name.clone(), key);
-    }
-    if stale.is_empty() {
-        return Ok(measurements);
-    }
-    let mut diags = Diagnostics::default();
-    let built = runner::build(dir, &stale, progress);
-    let runnable: Vec<String> = match built {
-        Ok(()) => stale.clone(),
-        Err(failure) => {
-            diags.extend(failure.diagnostics(dir));
-            stale
-                .iter()
-                .filter(|n| !failure.failed.contains(*n))
-                .cloned()
-                .collect()
-        }
-    };
-    // The build may have created or updated Cargo.lock: key the new results on the lock as built.
-    let lock_hash = workspace::lock_hash(dir);
-    for name in &runnable {
-        let key =
-            workspace::result_key(&measurements.crates[name], &lock_hash, machine, opts.quick);
-        keys.insert(name.clone(), key);
-    }
-    let total = runnable.len();
-    for (i, name) in runnable.iter().enumerate() {
-        let info = &measurements.crates[name];
-        progress.run_started(name, i + 1, total);
-        let started = std::time::Instant::now();
-        let run = runner::run(
-            dir,
-            info,
-            &runner::RunSettings {
-                timeout: config.experiments.timeout,
-                quick: opts.quick,
-                scratch: store.scratch_dir(),
-            },
-        );
-        progress.run_finished(name, run.is_ok(), started.elapsed());
-        match run {
-            Ok(outcome) => {
-                let record = Record {
-                    experiment: name.clone(),
-                    key: keys[name].clone(),
-                    results: outcome.results,
-                    output: outcome.stdout,
-                    provenance: Provenance {
-                        experiment: name.clone(),
-                        source_hash: info.source_hash[..16].to_string(),
-                        lock_hash: lock_hash[..16].to_string(),
-                        rustc: machine.rustc.clone(),
-                        cpu: machine.cpu.clone(),
-                        cores: machine.cores,
-                        kernel: machine.kernel.clone(),
-                        measured_at: outcome.started_at,
-                        load_before: outcome.load_before,
-                        load_after: outcome.load_after,
-                        duration_secs: outcome.elapsed.as_secs_f64(),
-                        quick: opts.quick,
-                        command: reproduce_command(name, opts.quick),
-                    },
-                };
-                if let Err(e) = store.save(&record) {
-                    diags.push(Diagnostic::new(
-                        Place::file(store.record_path(name)),
-                        format!("cannot store the results: {e}"),
-                    ));
-                }
-                measurements.ran.push(name.clone());
-                measurements.by_name.insert(
-                    name.clone(),
-                    Measurement {
-                        record,
-                        origin: Origin::Fresh,
-                    },
-                );
-            }
-            Err(failure) => diags.push(failure.diagnostic(name, &info.dir)),
+        if have < runs {
+            plan.push((name.clone(), runs - have));
         }
     }
+    let diags = runner.run_plan(&mut measurements, &plan);
     diags.into_result(measurements)
 }
 

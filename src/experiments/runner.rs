@@ -220,8 +220,15 @@ pub fn run(dir: &Path, info: &CrateInfo, settings: &RunSettings) -> Result<Outco
                 .into(),
         )
     })?;
-    let results: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| failure(format!("wrote invalid JSON to MEASURED_RESULTS: {e}")))?;
+    let results: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        // serde_json refuses numbers beyond f64 (`1e400`): say that they are not finite.
+        let why = if e.to_string().starts_with("number out of range") {
+            " (a number too large to be finite: results hold finite numbers only)"
+        } else {
+            ""
+        };
+        failure(format!("wrote invalid JSON to MEASURED_RESULTS: {e}{why}"))
+    })?;
     if !results.is_object() {
         return Err(failure("its results are not a JSON object".into()));
     }

@@ -41,8 +41,11 @@ impl Store {
 
     /// A stored record whose key matches: the cache first, then the frozen folder.
     pub fn reusable(&self, name: &str, key: &str) -> Option<(Record, Origin)> {
-        let read =
-            |p: PathBuf| -> Option<Record> { serde_json::from_slice(&std::fs::read(p).ok()?).ok() };
+        let read = |p: PathBuf| -> Option<Record> {
+            serde_json::from_slice::<Record>(&std::fs::read(p).ok()?)
+                .ok()
+                .map(Record::normalized)
+        };
         if let Some(r) = read(self.record_path(name)).filter(|r| r.key == key) {
             return Some((r, Origin::Cached));
         }
@@ -63,10 +66,12 @@ impl Store {
             Diagnostic::new(Place::file(&path), format!("--frozen: experiment `{name}` has no frozen results"))
                 .with_hint("run `measured build` then `measured freeze` on a machine that can run it, and commit frozen/")
         })?;
-        serde_json::from_slice(&bytes).map_err(|e| {
-            Diagnostic::new(Place::file(&path), format!("invalid frozen results: {e}"))
-                .with_hint("run `measured freeze` again")
-        })
+        serde_json::from_slice(&bytes)
+            .map(Record::normalized)
+            .map_err(|e| {
+                Diagnostic::new(Place::file(&path), format!("invalid frozen results: {e}"))
+                    .with_hint("run `measured freeze` again")
+            })
     }
 
     /// Copies the cached record of `name` into the frozen folder.

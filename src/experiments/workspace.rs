@@ -214,7 +214,7 @@ pub fn lock_hash(dir: &Path) -> String {
 pub fn result_key(info: &CrateInfo, lock_hash: &str, machine: &Machine, quick: bool) -> String {
     let mut h = blake3::Hasher::new();
     for part in [
-        "measured-result-v1",
+        "measured-result-v2",
         &info.source_hash,
         lock_hash,
         &machine.rustc_verbose,

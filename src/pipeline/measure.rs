@@ -32,11 +32,13 @@ impl Session {
             .par_map(&site.pages, |p| refs_key(&p.doc), |p| refs_of(&p.doc))
     }
 
-    /// The measurements of the experiments `refs` name. `files`: the stamp of the experiment
-    /// stage's files, `None` for a forced rerun, which always measures.
+    /// The measurements of the experiments `refs` name, with every claim of `site` settled
+    /// (the experiments behind inconclusive claims measured again). `files`: the stamp of the
+    /// experiment stage's files, `None` for a forced rerun, which always measures.
     pub(super) fn measure(
         &mut self,
         config: &SiteConfig,
+        site: &Site,
         refs: &[BTreeSet<String>],
         files: Option<blake3::Hash>,
         progress: &dyn Progress,
@@ -64,6 +66,20 @@ impl Session {
                 measure()?
             }
         };
+        let mut runner = experiments::runs::Runner::new(config, opts, progress, &machine);
+        let more = claims::More {
+            budget: claims::Budget::of(config, opts),
+            runner: &mut runner,
+            progress,
+        };
+        let settled = claims::settle(site, (*measurements).clone(), more)?;
+        let measurements = if settled.extra_runs > 0 {
+            // The stored records changed: the next build reads them again.
+            memo.measurements.clear();
+            Arc::new(settled.measurements)
+        } else {
+            measurements
+        };
         Ok(Measured {
             measurements,
             ran,
@@ -89,9 +105,9 @@ pub(super) fn used(refs: &[BTreeSet<String>], m: &Measurements) -> Vec<BTreeSet<
 fn refs_key(doc: &SourceDoc) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
     h.update(doc.body_hash.as_bytes());
-    for (claim, _) in &doc.front.claims {
+    for claim in doc.front.claims.iter().flat_map(|w| &w.entries) {
         h.update(b"\0");
-        h.update(claim.as_bytes());
+        h.update(claim.text.as_bytes());
     }
     h.finalize()
 }
@@ -102,8 +118,8 @@ pub(super) fn refs_of(doc: &SourceDoc) -> BTreeSet<String> {
         .into_iter()
         .map(|(n, _)| n)
         .collect();
-    for (claim, _) in &doc.front.claims {
-        names.extend(claims::experiments_of(claim));
+    for claim in doc.front.claims.iter().flat_map(|w| &w.entries) {
+        names.extend(claims::experiments_of(&claim.text));
     }
     names
 }

@@ -5,6 +5,8 @@
     reason = "each test file uses a different part of the helpers"
 )]
 
+pub mod fixtures;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

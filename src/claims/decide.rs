@@ -1,0 +1,295 @@
+//! Deciding one claim from the intervals of its two sides: it *holds* when the whole interval
+//! is on the claimed side (or inside the `~=` band), *fails* when it is wholly on the other side
+//! (or outside the band), and is *inconclusive* otherwise. `==` and `!=` compare exact values
+//! only.
+
+use super::explain::show;
+use super::interval::{self, Quantity};
+use super::parse::{Cmp, Expr, Operand, Tolerance, Value};
+use crate::experiments::Measurements;
+
+/// What the measurements say of a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Holds,
+    Fails,
+    /// The intervals overlap the boundary: more runs may decide it.
+    Inconclusive,
+}
+
+/// A claim decided, with the quantities it was decided on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub outcome: Outcome,
+    pub lhs: Quantity,
+    pub rhs: Quantity,
+    /// For `~=`: the interval of LHS / RHS (relative) or LHS − RHS (absolute) set against the
+    /// band.
+    pub compared: Option<(f64, f64)>,
+}
+
+/// Why a claim cannot be decided at all: a path that names no number, `==` on a measured
+/// value, a relative tolerance on a quantity that is not positive.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecideError {
+    pub message: String,
+    pub hint: Option<String>,
+    /// Character offset in the claim's text of the operand at fault.
+    pub at: usize,
+}
+
+/// Decides `expr` on the measurements.
+pub fn decide(expr: &Expr, m: &Measurements) -> Result<Decision, DecideError> {
+    let lhs = side(&expr.lhs, m)?;
+    let rhs = side(&expr.rhs, m)?;
+    let (outcome, compared) = compare(expr, &lhs, &rhs)?;
+    Ok(Decision {
+        outcome,
+        lhs,
+        rhs,
+        compared,
+    })
+}
+
+/// The quantity an operand stands for.
+pub fn side(op: &Operand, m: &Measurements) -> Result<Quantity, DecideError> {
+    match &op.value {
+        Value::Number(n) => Ok(Quantity::literal(*n)),
+        Value::Path { .. } => interval::quantity(m, &op.text).map_err(|e| DecideError {
+            message: e.message,
+            hint: e.hint,
+            at: op.at,
+        }),
+    }
+}
+
+/// The outcome of `expr` on two quantities.
+pub fn compare(
+    expr: &Expr,
+    a: &Quantity,
+    b: &Quantity,
+) -> Result<(Outcome, Option<(f64, f64)>), DecideError> {
+    let by = |holds: bool, fails: bool| {
+        Ok((
+            match (holds, fails) {
+                (true, _) => Outcome::Holds,
+                (_, true) => Outcome::Fails,
+                _ => Outcome::Inconclusive,
+            },
+            None,
+        ))
+    };
+    match expr.cmp {
+        Cmp::Lt => by(a.high < b.low, a.low >= b.high),
+        Cmp::Le => by(a.high <= b.low, a.low > b.high),
+        Cmp::Gt => by(a.low > b.high, a.high <= b.low),
+        Cmp::Ge => by(a.low >= b.high, a.high < b.low),
+        Cmp::Eq | Cmp::Ne => {
+            let (x, y) = exact_sides(expr, a, b)?;
+            by(
+                x.same(y) == (expr.cmp == Cmp::Eq),
+                x.same(y) != (expr.cmp == Cmp::Eq),
+            )
+        }
+        Cmp::Approx(tolerance) => {
+            let (interval, band) = match tolerance {
+                Tolerance::Relative(n) => {
+                    positive_sides(expr, a, b)?;
+                    (quotient(a, b), (1.0 - n / 100.0, 1.0 + n / 100.0))
+                }
+                Tolerance::Absolute(t) => ((a.low - b.high, a.high - b.low), (-t, t)),
+            };
+            let inside = interval.0 >= band.0 && interval.1 <= band.1;
+            let outside = interval.1 < band.0 || interval.0 > band.1;
+            by(inside, outside).map(|(o, _)| (o, Some(interval)))
+        }
+    }
+}
+
+/// The interval of a / b for b's point positive: unbounded when b's interval reaches zero.
+fn quotient(a: &Quantity, b: &Quantity) -> (f64, f64) {
+    if b.low <= 0.0 {
+        return (f64::NEG_INFINITY, f64::INFINITY);
+    }
+    let ends = [
+        a.low / b.low,
+        a.low / b.high,
+        a.high / b.low,
+        a.high / b.high,
+    ];
+    (
+        ends.iter().copied().fold(f64::INFINITY, f64::min),
+        ends.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    )
+}
+
+fn exact_sides(
+    expr: &Expr,
+    a: &Quantity,
+    b: &Quantity,
+) -> Result<(interval::Exact, interval::Exact), DecideError> {
+    for (q, op, other) in [(a, &expr.lhs, &expr.rhs), (b, &expr.rhs, &expr.lhs)] {
+        if q.exact.is_none() {
+            return Err(DecideError {
+                message: format!(
+                    "`{}` compares exact values, and `{}` is measured: {}",
+                    expr.cmp.symbol(),
+                    op.text,
+                    show(q)
+                ),
+                hint: Some(format!(
+                    "to say that two measured values are about equal, write `~=` with the tolerance the data supports, e.g. `{} ~= {} ± 5%`",
+                    op.text, other.text
+                )),
+                at: op.at,
+            });
+        }
+    }
+    Ok((a.exact.expect("exact"), b.exact.expect("exact")))
+}
+
+fn positive_sides(expr: &Expr, a: &Quantity, b: &Quantity) -> Result<(), DecideError> {
+    for (q, op) in [(a, &expr.lhs), (b, &expr.rhs)] {
+        if q.value <= 0.0 {
+            return Err(DecideError {
+                message: format!(
+                    "a relative tolerance compares positive quantities, and `{}` is {}",
+                    op.text,
+                    show(q)
+                ),
+                hint: Some("write an absolute tolerance instead: `a ~= b ± 0.5`".into()),
+                at: op.at,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claims::interval::Exact;
+    use crate::claims::parse::parse;
+    use crate::values::Kind;
+
+    fn measured(value: f64, low: f64, high: f64) -> Quantity {
+        Quantity {
+            value,
+            low,
+            high,
+            exact: None,
+            kind: Kind::Ratio,
+            runs: 3,
+        }
+    }
+
+    fn outcome(claim: &str, a: Quantity, b: Quantity) -> Outcome {
+        compare(&parse(claim).unwrap(), &a, &b).unwrap().0
+    }
+
+    #[test]
+    fn orderings_need_the_whole_interval_on_one_side() {
+        let x = measured(3.0, 2.8, 3.2);
+        let two = Quantity::literal(Exact::Int(2));
+        let three = Quantity::literal(Exact::Int(3));
+        let four = Quantity::literal(Exact::Int(4));
+        assert_eq!(outcome("a.x > 2", x, two), Outcome::Holds);
+        assert_eq!(outcome("a.x > 3", x, three), Outcome::Inconclusive);
+        assert_eq!(outcome("a.x > 4", x, four), Outcome::Fails);
+        assert_eq!(outcome("a.x < 4", x, four), Outcome::Holds);
+        assert_eq!(
+            outcome("a.x <= 3.2", x, Quantity::literal(Exact::Float(3.2))),
+            Outcome::Holds
+        );
+        assert_eq!(
+            outcome("a.x < 3.2", x, Quantity::literal(Exact::Float(3.2))),
+            Outcome::Inconclusive
+        );
+        assert_eq!(
+            outcome("a.x >= 3.2", x, Quantity::literal(Exact::Float(3.2))),
+            Outcome::Inconclusive
+        );
+        assert_eq!(outcome("a.x >= 4", x, four), Outcome::Fails);
+        let y = measured(3.5, 3.1, 3.9);
+        assert_eq!(
+            outcome("a.x < a.y", x, y),
+            Outcome::Inconclusive,
+            "the intervals overlap"
+        );
+        assert_eq!(
+            outcome("a.x < a.y", x, measured(4.0, 3.3, 4.5)),
+            Outcome::Holds
+        );
+    }
+
+    #[test]
+    fn equivalence_holds_inside_its_band_and_fails_outside() {
+        // 0.86 [0.854, 0.867] against 1: within 20 %, not within 10 %.
+        let gob = measured(0.86, 0.854, 0.867);
+        let one = Quantity::literal(Exact::Int(1));
+        assert_eq!(outcome("a.x ~= 1 ± 20%", gob, one), Outcome::Holds);
+        assert_eq!(outcome("a.x ~= 1 ± 10%", gob, one), Outcome::Fails);
+        assert_eq!(outcome("a.x ~= 1 ± 14%", gob, one), Outcome::Inconclusive);
+        assert_eq!(outcome("a.x ~= 1 ± 0.15", gob, one), Outcome::Holds);
+        assert_eq!(outcome("a.x ~= 1 ± 0.1", gob, one), Outcome::Fails);
+        // Relative between two measured values: [10/12.5, 11/9.5] = [0.8, 1.158].
+        let (o, interval) = compare(
+            &parse("a.x ~= a.y ± 20%").unwrap(),
+            &measured(10.5, 10.0, 11.0),
+            &measured(11.0, 9.5, 12.5),
+        )
+        .unwrap();
+        assert_eq!(o, Outcome::Holds);
+        let (lo, hi) = interval.unwrap();
+        assert!((lo - 0.8).abs() < 1e-9 && (hi - 11.0 / 9.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn exact_comparisons_need_exact_values() {
+        let n = Quantity::literal(Exact::Int(200));
+        assert_eq!(
+            outcome("a.n == 200", n, Quantity::literal(Exact::Int(200))),
+            Outcome::Holds
+        );
+        assert_eq!(
+            outcome("a.n != 200", n, Quantity::literal(Exact::Int(200))),
+            Outcome::Fails
+        );
+        assert_eq!(
+            outcome("a.n == 201", n, Quantity::literal(Exact::Int(201))),
+            Outcome::Fails
+        );
+        let e = compare(&parse("a.x == 1").unwrap(), &measured(1.0, 0.9, 1.1), &n).unwrap_err();
+        assert_eq!(
+            e.message,
+            "`==` compares exact values, and `a.x` is measured: 1× [0.9×, 1.1×] over 3 runs"
+        );
+        assert_eq!(
+            e.hint.unwrap(),
+            "to say that two measured values are about equal, write `~=` with the tolerance the data supports, e.g. `a.x ~= 1 ± 5%`"
+        );
+    }
+
+    #[test]
+    fn relative_tolerance_needs_positive_quantities() {
+        let e = compare(
+            &parse("a.x ~= 1 ± 5%").unwrap(),
+            &Quantity::literal(Exact::Int(-2)),
+            &Quantity::literal(Exact::Int(1)),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.message,
+            "a relative tolerance compares positive quantities, and `a.x` is -2"
+        );
+        // A positive value whose interval reaches zero cannot be decided relatively yet.
+        assert_eq!(
+            outcome(
+                "a.x ~= a.y ± 5%",
+                measured(1.0, 0.9, 1.1),
+                measured(1.0, 0.0, 2.0)
+            ),
+            Outcome::Inconclusive
+        );
+    }
+}

@@ -1,0 +1,339 @@
+//! Claims: the comparisons an article's sentences rest on (`handshake-cost:
+//! tcp-handshake.kernel.ratio > 2.5`), written once per article and decided on the measurements
+//! with their uncertainty. The stage after the experiment stage: it decides every claim,
+//! measures the experiments behind inconclusive claims again within a budget, and fails the
+//! build on a claim that fails or stays inconclusive, saying why and what to do.
+
+mod decide;
+mod explain;
+mod interval;
+mod parse;
+mod source;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+pub use decide::{DecideError, Decision, Outcome, compare, decide};
+pub use explain::{show, summary};
+pub use interval::{Exact, Quantity, quantity};
+pub use parse::{Cmp, Expr, Operand, ParseError, Tolerance, Value, experiments_of, parse};
+pub use source::{Entry, Form, RawClaims, Written, locate};
+
+use crate::config::SiteConfig;
+use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::experiments::{ExperimentOptions, Measurements, Progress, Remeasure};
+use crate::site::Site;
+
+/// One claim of an article: as written, and parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// The id, the expression's text and where they are written.
+    pub entry: Entry,
+    pub expr: Expr,
+}
+
+/// The claims of one article, which apply to all its languages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArticleClaims {
+    /// The article's folder under `content/`.
+    pub dir: String,
+    /// The file that declares them.
+    pub path: PathBuf,
+    pub claims: Vec<Claim>,
+}
+
+/// How much more measuring inconclusive claims may ask for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Budget {
+    /// The runs a measurement has without extra ones (`[experiments] runs` or `quick_runs`).
+    pub runs: usize,
+    /// Runs of one experiment beyond `runs` (`[claims] extra_runs`).
+    pub extra_runs: usize,
+    /// Time for extra runs in one build (`[claims] extra_secs`).
+    pub extra_time: Duration,
+}
+
+impl Budget {
+    /// The site's budget; none for a `--frozen` build, which never runs anything.
+    pub fn of(config: &SiteConfig, opts: &ExperimentOptions) -> Budget {
+        let (extra_runs, extra_time) = if opts.frozen {
+            (0, Duration::ZERO)
+        } else {
+            (config.claims.extra_runs, config.claims.extra_time)
+        };
+        Budget {
+            runs: config.experiments.runs_for(opts.quick),
+            extra_runs,
+            extra_time,
+        }
+    }
+}
+
+/// How to measure more: the budget, who runs experiments again, who hears about it.
+pub struct More<'a> {
+    pub budget: Budget,
+    pub runner: &'a mut dyn Remeasure,
+    pub progress: &'a dyn Progress,
+}
+
+/// Every claim decided, on the measurements as they are after the extra runs.
+#[derive(Debug, Clone)]
+pub struct Settled {
+    pub measurements: Measurements,
+    /// Each article's claims, with the decision of each claim in the same order.
+    pub articles: Vec<(ArticleClaims, Vec<Decision>)>,
+    /// Extra process runs this build made for inconclusive claims, and their time.
+    pub extra_runs: usize,
+    pub extra_time: Duration,
+}
+
+/// The claims stage: decides every claim of the site, measuring the experiments behind
+/// inconclusive claims again (one more run each per round) until none is inconclusive or the
+/// budget is spent. A claim that fails or stays inconclusive fails the build.
+pub fn settle(
+    site: &Site,
+    measurements: Measurements,
+    more: More<'_>,
+) -> Result<Settled, Diagnostics> {
+    settle_articles(collect(site)?, measurements, more)
+}
+
+/// [`settle`] of claims already collected.
+pub fn settle_articles(
+    articles: Vec<ArticleClaims>,
+    measurements: Measurements,
+    more: More<'_>,
+) -> Result<Settled, Diagnostics> {
+    let mut m = measurements;
+    let before: BTreeMap<String, usize> = m
+        .by_name
+        .iter()
+        .map(|(n, f)| (n.clone(), f.record.runs.len()))
+        .collect();
+    let started = Instant::now();
+    let (mut extra_runs, mut round, mut out_of_time) = (0, 0, false);
+    let decided = loop {
+        let decided = decide_all(&articles, &m)?;
+        let (wanted, inconclusive) = to_measure(&articles, &decided, &m, &more.budget);
+        out_of_time |= !wanted.is_empty() && started.elapsed() >= more.budget.extra_time;
+        if wanted.is_empty() || out_of_time {
+            break decided;
+        }
+        round += 1;
+        more.progress
+            .remeasure_started(&wanted, inconclusive, round);
+        for (i, name) in wanted.iter().enumerate() {
+            if started.elapsed() >= more.budget.extra_time {
+                break;
+            }
+            more.runner.run_again(&mut m, name, (i + 1, wanted.len()))?;
+            extra_runs += 1;
+        }
+    };
+    let extra_time = started.elapsed();
+    if extra_runs > 0 {
+        more.progress.remeasure_finished(extra_runs, extra_time);
+    }
+    let cx = explain::Context {
+        m: &m,
+        budget: &more.budget,
+        before: &before,
+        out_of_time,
+    };
+    let mut diags = Diagnostics::default();
+    for (article, decisions) in articles.iter().zip(&decided) {
+        for (claim, d) in article.claims.iter().zip(decisions) {
+            if d.outcome != Outcome::Holds {
+                diags.push(explain::failure(&article.path, claim, d, &cx));
+            }
+        }
+    }
+    diags.into_result(())?;
+    Ok(Settled {
+        articles: articles.into_iter().zip(decided).collect(),
+        measurements: m,
+        extra_runs,
+        extra_time,
+    })
+}
+
+/// Decides every claim; claims that cannot be decided at all are errors.
+fn decide_all(
+    articles: &[ArticleClaims],
+    m: &Measurements,
+) -> Result<Vec<Vec<Decision>>, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut all = Vec::new();
+    for a in articles {
+        let mut decisions = Vec::new();
+        for c in &a.claims {
+            match decide(&c.expr, m) {
+                Ok(d) => decisions.push(d),
+                Err(e) => diags.push(at_entry(&a.path, &c.entry, e.at, e.message, e.hint)),
+            }
+        }
+        all.push(decisions);
+    }
+    diags.into_result(all)
+}
+
+/// The experiments to run once more: those behind a measured side of an inconclusive claim
+/// that have runs left in the budget; and how many claims are inconclusive.
+fn to_measure(
+    articles: &[ArticleClaims],
+    decided: &[Vec<Decision>],
+    m: &Measurements,
+    budget: &Budget,
+) -> (Vec<String>, usize) {
+    let mut names = BTreeSet::new();
+    let mut inconclusive = 0;
+    for (a, decisions) in articles.iter().zip(decided) {
+        for (c, d) in a.claims.iter().zip(decisions) {
+            if d.outcome != Outcome::Inconclusive {
+                continue;
+            }
+            inconclusive += 1;
+            for (op, q) in [(&c.expr.lhs, &d.lhs), (&c.expr.rhs, &d.rhs)] {
+                if let (Value::Path { experiment }, None) = (&op.value, q.exact) {
+                    names.insert(experiment.clone());
+                }
+            }
+        }
+    }
+    let left = |name: &String| {
+        m.by_name
+            .get(name)
+            .is_some_and(|f| f.record.runs.len() < budget.runs + budget.extra_runs)
+    };
+    (names.into_iter().filter(left).collect(), inconclusive)
+}
+
+/// An error about the claim written at `e`, at character `at` of its expression.
+fn at_entry(
+    path: &std::path::Path,
+    e: &Entry,
+    at: usize,
+    message: String,
+    hint: Option<String>,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Place::at(path, e.line, e.col + at),
+        format!("claim `{}`: {message}", e.id),
+    )
+    .with_snippet(e.source_line.clone());
+    d.hint = hint;
+    d
+}
+
+/// The claims of every article, parsed: each article's from the one file that declares them.
+/// Every malformed claim, id and declaration is reported.
+pub fn collect(site: &Site) -> Result<Vec<ArticleClaims>, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut out = Vec::new();
+    for pages in site.articles() {
+        let declaring: Vec<&crate::site::Page> = pages
+            .iter()
+            .map(|&i| &site.pages[i])
+            .filter(|p| p.doc.front.claims.is_some())
+            .collect();
+        let Some(first) = declaring.first() else {
+            continue;
+        };
+        let written = first.doc.front.claims.as_ref().expect("declares claims");
+        for other in &declaring[1..] {
+            let line = other.doc.front.claims.as_ref().map_or(1, |w| w.line);
+            diags.push(
+                Diagnostic::new(
+                    Place::at(&other.doc.path, line, 1),
+                    format!(
+                        "the claims of article `{}` are declared in two files: {} and {}",
+                        first.doc.dir,
+                        first.doc.path.display(),
+                        other.doc.path.display()
+                    ),
+                )
+                .with_hint("declare an article's claims once, in one file (normally the original, index.vi.md): they apply to every language"),
+            );
+        }
+        match article_claims(&first.doc.dir, &first.doc.path, written) {
+            Ok(claims) => out.push(claims),
+            Err(d) => diags.extend(d),
+        }
+    }
+    diags.into_result(out)
+}
+
+/// One file's claims, parsed; every error reported.
+fn article_claims(
+    dir: &str,
+    path: &std::path::Path,
+    written: &Written,
+) -> Result<ArticleClaims, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    if written.form == Form::List {
+        let example = written
+            .entries
+            .first()
+            .map_or("tcp-handshake.kernel.ratio > 2.5", |e| e.text.as_str());
+        diags.push(
+            Diagnostic::new(
+                Place::at(path, written.line, 1),
+                "`claims:` is a list; claims are now a map from a short id to the claim",
+            )
+            .with_hint(format!(
+                "give each claim an id (lowercase letters, digits and `-`), e.g.\n      claims:\n        my-claim: {example}"
+            )),
+        );
+        return Err(diags);
+    }
+    let mut article = ArticleClaims {
+        dir: dir.to_string(),
+        path: path.to_path_buf(),
+        claims: Vec::new(),
+    };
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for e in &written.entries {
+        let place = Place::at(
+            path,
+            e.line,
+            1 + e.source_line.len() - e.source_line.trim_start().len(),
+        );
+        if let Some(problem) = id_problem(&e.id) {
+            diags.push(Diagnostic::new(place.clone(), problem).with_snippet(e.source_line.clone())
+                .with_hint("an id is a short name such as `handshake-cost`: lowercase letters, digits and `-`, starting with a letter or digit"));
+        }
+        if let Some(first) = seen.insert(&e.id, e.line) {
+            diags.push(
+                Diagnostic::new(
+                    place,
+                    format!("claim id `{}` is used twice (first on line {first})", e.id),
+                )
+                .with_snippet(e.source_line.clone())
+                .with_hint("give each claim of an article its own id"),
+            );
+        }
+        match parse(&e.text) {
+            Ok(expr) => article.claims.push(Claim {
+                entry: e.clone(),
+                expr,
+            }),
+            Err(p) => diags.push(at_entry(path, e, p.at, p.message, p.hint)),
+        }
+    }
+    diags.into_result(article)
+}
+
+/// What is wrong with a claim id, if anything: `[a-z0-9][a-z0-9-]*`.
+fn id_problem(id: &str) -> Option<String> {
+    let ok = id.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    (!ok).then(|| {
+        format!("claim id `{id}` is not lowercase letters, digits and `-`, starting with a letter or digit")
+    })
+}
+
+#[cfg(test)]
+mod tests;
