@@ -8,8 +8,8 @@
 //! 4. [`site`]: documents → the site model (translations, URLs, tags, series, related)
 //! 5. [`experiments`]: the experiments the pages use → measurements with provenance
 //!    (built and run only when stale; the seam between loading and rendering)
-//! 6. [`markdown`] (with [`inject`], [`highlight`] and [`math`]): each page's body → HTML, in
-//!    parallel
+//! 6. [`markdown`] (with [`inject`], [`highlight`], [`math`] and [`diagram`]): each page's body
+//!    → HTML, in parallel
 //! 7. [`render`]: the model + bodies → every output file, in parallel ([`output::Output`])
 //! 8. [`links`]: every internal link and anchor checked against the output
 //!    ([`search`] then indexes the checked articles, one index per language)
@@ -24,6 +24,7 @@ pub mod claims;
 pub mod config;
 pub mod content;
 pub mod diag;
+pub mod diagram;
 pub mod experiments;
 pub mod format;
 pub mod frontmatter;
