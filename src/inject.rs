@@ -387,8 +387,11 @@ impl Injector<'_> {
             }
             columns.push(y.clone());
             // The table shows each interval's bounds next to its series.
-            let fields = rows.iter().find_map(|r| values::at(r.1, &y.field).ok());
-            if let Some((low, high)) = fields.and_then(interval_fields) {
+            let with_interval = rows
+                .iter()
+                .filter_map(|r| values::at(r.1, &y.field).ok())
+                .find(|v| Interval::of(v).is_some());
+            if let Some((low, high)) = with_interval.and_then(interval_fields) {
                 let (word, filter) = match low {
                     "low" => ("chart_bounds", Filter::Ratio),
                     _ => ("chart_interval", Filter::Duration),
@@ -414,7 +417,15 @@ impl Injector<'_> {
                 intervals,
             });
         }
-        let y_filter = opts.y[0].filter.unwrap_or(Filter::Auto);
+        // A timing series reads as durations, a ratio as a ratio, unless a filter says otherwise.
+        let y_filter = opts.y[0].filter.unwrap_or_else(|| {
+            let first = rows
+                .iter()
+                .find_map(|r| values::at(r.1, &opts.y[0].field).ok());
+            first
+                .and_then(values::number)
+                .map_or(Filter::Auto, |n| n.kind.default_filter())
+        });
         let x_filter = x.filter.unwrap_or(Filter::Auto);
         let fy = |v: f64| format::number(v, false, y_filter, lang);
         let fx = |v: f64| format::number(v, false, x_filter, lang);
