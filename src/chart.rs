@@ -1,8 +1,9 @@
 //! Charts drawn at build time as SVG: line charts (optionally log x), grouped and stacked bars,
 //! on a linear or log y axis, with each point's interval (whiskers on bars, a band along lines).
-//! Colours come from CSS classes, so they follow the reader's colour scheme. Every point is
-//! focusable and named by its value and interval, which CSS alone shows on hover and on focus;
-//! the figure carries the same numbers as a table.
+//! Colours come from CSS classes, so they follow the reader's colour scheme. Every bar, and
+//! every x of a line chart (all its series at once), is focusable and named by its values and
+//! intervals, which CSS alone shows on hover and on focus; the figure carries the same numbers
+//! as a table.
 
 mod axis;
 #[cfg(test)]
@@ -282,15 +283,32 @@ impl Chart<'_> {
         Ok(())
     }
 
-    /// What a point says, in its title and on hover or focus: where it is, its value and
-    /// its interval.
+    /// What a bar says, in its title and on hover or focus: where it is, its value and interval.
     fn point_text(&self, series: &Series, p: Point) -> String {
         let x = self.x_labels.get(p.index).map_or("", String::as_str);
-        let mut text = match self.kind {
-            ChartKind::Line => format!("{} · {} = {x}: ", series.label, self.x_label),
-            ChartKind::Bar | ChartKind::Stacked => format!("{x} · {}: ", series.label),
-        };
-        text.push_str(&(self.format_y)(p.value));
+        format!("{x} · {}: {}", series.label, self.value_text(p))
+    }
+
+    /// What the column of a line chart at row `i` says: its x, then each series' value there.
+    fn column_text(&self, i: usize) -> Option<String> {
+        let values: Vec<String> = self
+            .series
+            .iter()
+            .filter_map(|series| {
+                let p = series.points().find(|p| p.index == i)?;
+                Some(format!("{}: {}", series.label, self.value_text(p)))
+            })
+            .collect();
+        if values.is_empty() {
+            return None;
+        }
+        let x = self.x_labels.get(i).map_or("", String::as_str);
+        Some(format!("{} = {x} · {}", self.x_label, values.join("; ")))
+    }
+
+    /// A value and its interval (`440 B (95% CI 430–452 B)`).
+    fn value_text(&self, p: Point) -> String {
+        let mut text = (self.format_y)(p.value);
         if let Some(iv) = p.interval {
             let (low, high) = ((self.format_y)(iv.low), (self.format_y)(iv.high));
             let _ = write!(text, " ({})", (self.format_interval)(&low, &high));
@@ -352,11 +370,34 @@ impl Chart<'_> {
             let vertices: Vec<(f64, f64)> = points.iter().map(|&(_, x, y)| (x, y)).collect();
             let _ = write!(s, "<path d=\"{}\"/>", line_path(&vertices));
             // The dots' radius is in style.css (`r`), not repeated on every point.
-            for &(p, x, y) in &points {
-                let dot = format!("<circle cx=\"{}\" cy=\"{}\"/>", Coord(x), Coord(y));
-                focusable(s, &self.point_text(series, p), &dot);
+            for &(_, x, y) in &points {
+                let _ = write!(s, "<circle cx=\"{}\" cy=\"{}\"/>", Coord(x), Coord(y));
             }
             s.push_str("</g>");
+        }
+        self.columns(s, f);
+    }
+
+    /// One focusable column a row of a line chart, from halfway to the previous x to halfway
+    /// to the next, named by every series' value there: one stop per x for the keyboard, and
+    /// the readout compares the series at that x.
+    fn columns(&self, s: &mut String, f: &Frame) {
+        let xs: Vec<f64> = (0..self.x_values.len())
+            .map(|i| self.x_position(i, f.plot_w))
+            .collect();
+        for (i, &x) in xs.iter().enumerate() {
+            let Some(text) = self.column_text(i) else {
+                continue;
+            };
+            let left = if i == 0 { LEFT } else { (xs[i - 1] + x) / 2.0 };
+            let right = xs.get(i + 1).map_or(W - RIGHT, |next| (x + next) / 2.0);
+            let column = format!(
+                "<rect class=\"col\" x=\"{}\" y=\"{TOP}\" width=\"{}\" height=\"{}\"/>",
+                Coord(left.min(right)),
+                Coord((right - left).abs().max(1.0)),
+                Coord(f.plot_h)
+            );
+            focusable(s, &text, &column);
         }
     }
 

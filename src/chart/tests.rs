@@ -402,7 +402,7 @@ fn lines_and_stacks_keep_their_classes_and_titles() {
     assert_eq!(svg.matches("<circle").count(), 1);
     assert!(!svg.contains(" r="), "{svg}");
     assert!(
-        svg.contains("<title>size · format = 1000: 339</title>"),
+        svg.contains("<title>format = 1000 · size: 339</title>"),
         "a point is named by its own x, not its rank among the points drawn: {svg}"
     );
     let stacked = chart(
@@ -444,4 +444,50 @@ fn the_stylesheet_styles_what_the_chart_draws() {
     ] {
         assert!(css.contains(rule), "style.css has no `{rule}`");
     }
+}
+
+#[test]
+fn a_line_chart_is_read_by_columns_one_an_x() {
+    let line = chart(
+        ChartKind::Line,
+        &["1", "2", "3"],
+        vec![
+            series("plain", &[1.0, 2.0, 3.0], &[None, Some((1.5, 2.5)), None]),
+            Series {
+                label: "zigzag".into(),
+                values: vec![Some(1.0), None, Some(2.0)],
+                intervals: vec![],
+            },
+        ],
+    );
+    let svg = line.svg("c9").unwrap();
+    let doc = Document::parse(&svg).unwrap();
+    let stops: Vec<Node> = doc.descendants().filter(|n| class_is(n, "pt")).collect();
+    let names: Vec<&str> = stops
+        .iter()
+        .map(|g| g.first_element_child().unwrap().text().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "format = 1 · plain: 1; zigzag: 1",
+            "format = 2 · plain: 2 (95% CI 1.5–2.5)",
+            "format = 3 · plain: 3; zigzag: 2",
+        ]
+    );
+    let spans: Vec<(f64, f64)> = stops
+        .iter()
+        .map(|g| {
+            let r = g.children().find(|n| class_is(n, "col")).unwrap();
+            (num(&r, "x"), num(&r, "x") + num(&r, "width"))
+        })
+        .collect();
+    assert_eq!(
+        spans[0].0, LEFT,
+        "the first column starts at the plot's edge"
+    );
+    assert_eq!(spans[2].1, W - RIGHT, "the last ends at its other edge");
+    assert!((spans[0].1 - spans[1].0).abs() < 0.11 && (spans[1].1 - spans[2].0).abs() < 0.11);
+    let dots = doc.descendants().filter(|n| n.has_tag_name("circle"));
+    assert_eq!(dots.count(), 5, "every value still has its dot");
 }
