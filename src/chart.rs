@@ -1,10 +1,20 @@
-//! Charts drawn at build time as SVG: line charts (optionally log x), grouped and stacked bars.
-//! Colours come from CSS classes, so they follow the reader's colour scheme; every point has a
-//! `<title>`, and the figure carries the same numbers as a table for screen readers.
+//! Charts drawn at build time as SVG: line charts (optionally log x), grouped and stacked bars,
+//! on a linear or log y axis, with each point's interval (whiskers on bars, a band along lines).
+//! Colours come from CSS classes, so they follow the reader's colour scheme. Every bar, and
+//! every x of a line chart (all its series at once), is focusable and named by its values and
+//! intervals, which CSS alone shows on hover and on focus; the figure carries the same numbers
+//! as a table.
+
+mod axis;
+#[cfg(test)]
+mod tests;
 
 use std::fmt::Write;
 
+use serde_json::Value;
+
 use crate::html::escape;
+use axis::YAxis;
 
 /// The kind of chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,11 +24,55 @@ pub enum ChartKind {
     Stacked,
 }
 
-/// One series: a label and one y per point (None where the row has no value).
+/// The interval around a point: a timing's ~95% confidence interval of its median, a ratio's
+/// bounds (experiments/harness/README.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Interval {
+    /// The interval a harness summary carries, if `v` is one with both bounds.
+    pub fn of(v: &Value) -> Option<Interval> {
+        let (low, high) = interval_fields(v)?;
+        Some(Interval {
+            low: v.get(low)?.as_f64()?,
+            high: v.get(high)?.as_f64()?,
+        })
+    }
+}
+
+/// The names of the fields that hold a harness summary's interval: a timing's
+/// `ci_low`/`ci_high`, a ratio's `low`/`high`; None for any other value.
+pub fn interval_fields(v: &Value) -> Option<(&'static str, &'static str)> {
+    match v.get("type")?.as_str()? {
+        "timing" => Some(("ci_low", "ci_high")),
+        "ratio" => Some(("low", "high")),
+        _ => None,
+    }
+}
+
+/// One series: a label, one y per point (None where the row has no value) and each point's
+/// interval (None where the data gives none; may be shorter than `values`).
 #[derive(Debug, Clone)]
 pub struct Series {
     pub label: String,
     pub values: Vec<Option<f64>>,
+    pub intervals: Vec<Option<Interval>>,
+}
+
+/// A chart that cannot be drawn as asked: what is wrong, and what to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartError {
+    pub message: String,
+    pub hint: String,
+}
+
+impl std::fmt::Display for ChartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.message, self.hint)
+    }
 }
 
 /// A chart ready to draw.
@@ -32,70 +86,82 @@ pub struct Chart<'a> {
     /// Numeric x of each point (line charts).
     pub x_values: Vec<f64>,
     pub log_x: bool,
+    /// A log y axis: ticks at powers of ten; every value and interval bound must be above zero.
+    pub log_y: bool,
     pub series: Vec<Series>,
     pub format_y: &'a dyn Fn(f64) -> String,
     pub format_x: &'a dyn Fn(f64) -> String,
+    /// A point's interval in words, given its formatted bounds (`95% CI 1.2–1.4 µs`).
+    pub format_interval: &'a dyn Fn(&str, &str) -> String,
 }
 
 const W: f64 = 680.0;
-const H: f64 = 380.0;
+const H: f64 = 396.0;
 const LEFT: f64 = 78.0;
 const RIGHT: f64 = 16.0;
-const TOP: f64 = 16.0;
+/// Room above the plot for the readout line, where a hovered or focused point's text shows
+/// (`.chart .tip` in style.css places it at x = LEFT, above TOP).
+const TOP: f64 = 32.0;
 const BOTTOM: f64 = 70.0;
+/// Half the width of a whisker's caps.
+const CAP: f64 = 4.0;
+
+/// The plot's size and y axis: where a value is drawn.
+struct Frame {
+    axis: YAxis,
+    plot_w: f64,
+    plot_h: f64,
+}
+
+impl Frame {
+    fn y(&self, v: f64) -> f64 {
+        TOP + self.plot_h * (1.0 - self.axis.fraction(v))
+    }
+}
+
+/// A point of a series: its row, value and interval.
+#[derive(Clone, Copy)]
+struct Point {
+    index: usize,
+    value: f64,
+    interval: Option<Interval>,
+}
+
+impl Series {
+    fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        self.values.iter().enumerate().filter_map(|(index, v)| {
+            v.map(|value| Point {
+                index,
+                value,
+                interval: self.intervals.get(index).copied().flatten(),
+            })
+        })
+    }
+}
 
 impl Chart<'_> {
-    /// The SVG of the chart; `id` makes its title and description ids unique on the page.
-    pub fn svg(&self, id: &str) -> String {
+    /// The SVG of the chart; `id` makes its title id unique on the page. A log y axis with a
+    /// value or interval bound at or below zero, or under stacked bars, is an error.
+    pub fn svg(&self, id: &str) -> Result<String, ChartError> {
+        let frame = Frame {
+            axis: self.y_axis()?,
+            plot_w: W - LEFT - RIGHT,
+            plot_h: H - TOP - BOTTOM,
+        };
         let mut s = String::new();
+        // A group, not an image: its points are focusable images of their own.
         let _ = write!(
             s,
-            "<svg viewBox=\"0 0 {W} {H}\" role=\"img\" aria-labelledby=\"{id}-t\" xmlns=\"http://www.w3.org/2000/svg\"><title id=\"{id}-t\">{}</title>",
+            "<svg viewBox=\"0 0 {W} {H}\" role=\"group\" aria-labelledby=\"{id}-t\" xmlns=\"http://www.w3.org/2000/svg\"><title id=\"{id}-t\">{}</title>",
             escape(&self.title)
         );
-        let (y_max, y_min) = self.y_range();
-        let ticks = nice_ticks(y_min, y_max, 5);
-        let top_tick = *ticks.last().unwrap_or(&y_max);
-        let low_tick = *ticks.first().unwrap_or(&0.0);
-        let plot_h = H - TOP - BOTTOM;
-        let plot_w = W - LEFT - RIGHT;
-        let y_of = |v: f64| {
-            TOP + plot_h - (v - low_tick) / (top_tick - low_tick).max(f64::MIN_POSITIVE) * plot_h
-        };
-        s.push_str("<g class=\"grid axis\">");
-        for t in &ticks {
-            let y = y_of(*t);
-            let _ = write!(
-                s,
-                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-                W - RIGHT,
-                Coord(y),
-                Coord(y),
-                LEFT - 6.0,
-                Coord(y + 4.0),
-                escape(&(self.format_y)(*t))
-            );
-        }
-        s.push_str("</g>");
+        self.grid(&mut s, &frame);
         match self.kind {
-            ChartKind::Line => self.lines(&mut s, plot_w, &y_of),
-            ChartKind::Bar | ChartKind::Stacked => self.bars(&mut s, plot_w, &y_of),
+            ChartKind::Line => self.lines(&mut s, &frame),
+            ChartKind::Bar | ChartKind::Stacked => self.bars(&mut s, &frame),
         }
-        let _ = write!(
-            s,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-            Coord(LEFT + plot_w / 2.0),
-            Coord(H - 8.0),
-            escape(&self.x_label)
-        );
-        let _ = write!(
-            s,
-            "<text transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
-            Coord(TOP + plot_h / 2.0),
-            escape(&self.y_label)
-        );
         s.push_str("</svg>");
-        s
+        Ok(s)
     }
 
     /// The legend, as HTML (so it wraps and reads in the page's font).
@@ -116,9 +182,55 @@ impl Chart<'_> {
         s
     }
 
-    fn y_range(&self) -> (f64, f64) {
-        let mut max = f64::MIN;
-        let mut min = 0.0f64;
+    /// The y ticks with their labels and the axes' names, hidden from screen readers: the
+    /// points and the table say the same with their context.
+    fn grid(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g class=\"grid axis\" aria-hidden=\"true\">");
+        for t in &f.axis.ticks {
+            let y = f.y(*t);
+            let _ = write!(
+                s,
+                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+                W - RIGHT,
+                Coord(y),
+                Coord(y),
+                LEFT - 6.0,
+                Coord(y + 4.0),
+                escape(&(self.format_y)(*t))
+            );
+        }
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text><text transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\">{}</text></g>",
+            Coord(LEFT + f.plot_w / 2.0),
+            Coord(H - 8.0),
+            escape(&self.x_label),
+            Coord(TOP + f.plot_h / 2.0),
+            escape(&self.y_label)
+        );
+    }
+
+    fn y_axis(&self) -> Result<YAxis, ChartError> {
+        if !self.log_y {
+            let (min, max) = self.y_extent();
+            let max = if max <= min { min + 1.0 } else { max };
+            return Ok(YAxis::linear(min.min(0.0), max));
+        }
+        if self.kind == ChartKind::Stacked {
+            return Err(ChartError {
+                message: "a stacked chart cannot have a log y axis".into(),
+                hint: "a stack's segments add up only on a linear axis: remove `log_y`, or use `chart: bar`".into(),
+            });
+        }
+        self.check_positive()?;
+        let (min, max) = self.y_extent();
+        Ok(YAxis::log(min, max))
+    }
+
+    /// The smallest and largest y to show: values and interval bounds, or stacks' totals.
+    fn y_extent(&self) -> (f64, f64) {
+        let mut min = f64::INFINITY;
+        let mut max = f64::NEG_INFINITY;
         if self.kind == ChartKind::Stacked {
             for i in 0..self.x_labels.len() {
                 let total: f64 = self
@@ -128,16 +240,80 @@ impl Chart<'_> {
                     .sum();
                 max = max.max(total);
             }
+            min = 0.0;
         } else {
-            for v in self.series.iter().flat_map(|s| s.values.iter().flatten()) {
-                max = max.max(*v);
-                min = min.min(*v);
+            for p in self.series.iter().flat_map(Series::points) {
+                let (lo, hi) = p
+                    .interval
+                    .map_or((p.value, p.value), |iv| (iv.low, iv.high));
+                min = min.min(lo.min(p.value));
+                max = max.max(hi.max(p.value));
             }
         }
-        if max <= min {
-            max = min + 1.0;
+        if min > max { (0.0, 1.0) } else { (min, max) }
+    }
+
+    /// Every value and interval bound above zero, as a log axis needs: the first one that is
+    /// not is an error naming its series and point.
+    fn check_positive(&self) -> Result<(), ChartError> {
+        for series in &self.series {
+            for p in series.points() {
+                let bounds = p.interval.map_or([p.value; 2], |iv| [iv.low, iv.high]);
+                let Some(bad) = [p.value, bounds[0], bounds[1]].into_iter().find(|v| {
+                    v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || v.is_infinite()
+                }) else {
+                    continue;
+                };
+                let what = if bad == p.value {
+                    "is"
+                } else {
+                    "has an interval reaching"
+                };
+                return Err(ChartError {
+                    message: format!(
+                        "series `{}` at `{}` {what} {}, and a log y axis shows only values above zero",
+                        series.label,
+                        self.x_labels.get(p.index).map_or("", String::as_str),
+                        (self.format_y)(bad)
+                    ),
+                    hint: "remove `log_y`, or chart a field whose values and intervals are all above zero".into(),
+                });
+            }
         }
-        (max, min)
+        Ok(())
+    }
+
+    /// What a bar says, in its title and on hover or focus: where it is, its value and interval.
+    fn point_text(&self, series: &Series, p: Point) -> String {
+        let x = self.x_labels.get(p.index).map_or("", String::as_str);
+        format!("{x} · {}: {}", series.label, self.value_text(p))
+    }
+
+    /// What the column of a line chart at row `i` says: its x, then each series' value there.
+    fn column_text(&self, i: usize) -> Option<String> {
+        let values: Vec<String> = self
+            .series
+            .iter()
+            .filter_map(|series| {
+                let p = series.points().find(|p| p.index == i)?;
+                Some(format!("{}: {}", series.label, self.value_text(p)))
+            })
+            .collect();
+        if values.is_empty() {
+            return None;
+        }
+        let x = self.x_labels.get(i).map_or("", String::as_str);
+        Some(format!("{} = {x} · {}", self.x_label, values.join("; ")))
+    }
+
+    /// A value and its interval (`440 B (95% CI 430–452 B)`).
+    fn value_text(&self, p: Point) -> String {
+        let mut text = (self.format_y)(p.value);
+        if let Some(iv) = p.interval {
+            let (low, high) = ((self.format_y)(iv.low), (self.format_y)(iv.high));
+            let _ = write!(text, " ({})", (self.format_interval)(&low, &high));
+        }
+        text
     }
 
     fn x_position(&self, i: usize, plot_w: f64) -> f64 {
@@ -168,12 +344,12 @@ impl Chart<'_> {
         LEFT + (tr(self.x_values[i]) - lo) / span * plot_w
     }
 
-    fn lines(&self, s: &mut String, plot_w: f64, y_of: &dyn Fn(f64) -> f64) {
+    fn lines(&self, s: &mut String, f: &Frame) {
         let n = self.x_values.len();
         let step = (n / 8).max(1);
-        s.push_str("<g class=\"axis\">");
+        s.push_str("<g class=\"axis\" aria-hidden=\"true\">");
         for i in (0..n).step_by(step) {
-            let x = Coord(self.x_position(i, plot_w));
+            let x = Coord(self.x_position(i, f.plot_w));
             let _ = write!(
                 s,
                 "<line x1=\"{x}\" x2=\"{x}\" y1=\"{}\" y2=\"{}\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
@@ -185,86 +361,140 @@ impl Chart<'_> {
         }
         s.push_str("</g>");
         for (k, series) in self.series.iter().enumerate() {
-            let class = format!("s{}", k % 6 + 1);
-            let points: Vec<(f64, f64, f64)> = series
-                .values
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| v.map(|v| (self.x_position(i, plot_w), y_of(v), v)))
+            let points: Vec<(Point, f64, f64)> = series
+                .points()
+                .map(|p| (p, self.x_position(p.index, f.plot_w), f.y(p.value)))
                 .collect();
-            let vertices: Vec<(f64, f64)> = points.iter().map(|&(x, y, _)| (x, y)).collect();
-            let _ = write!(
-                s,
-                "<g class=\"{class}\"><path d=\"{}\"/>",
-                line_path(&vertices)
-            );
+            let _ = write!(s, "<g class=\"s{}\">", k % 6 + 1);
+            band(s, &points, f);
+            let vertices: Vec<(f64, f64)> = points.iter().map(|&(_, x, y)| (x, y)).collect();
+            let _ = write!(s, "<path d=\"{}\"/>", line_path(&vertices));
             // The dots' radius is in style.css (`r`), not repeated on every point.
-            for (i, (x, y, v)) in points.iter().enumerate() {
-                let label = self.x_labels.get(i).cloned().unwrap_or_default();
-                let _ = write!(
-                    s,
-                    "<circle cx=\"{}\" cy=\"{}\"><title>{}: {} = {}</title></circle>",
-                    Coord(*x),
-                    Coord(*y),
-                    escape(&series.label),
-                    escape(&label),
-                    escape(&(self.format_y)(*v))
-                );
+            for &(_, x, y) in &points {
+                let _ = write!(s, "<circle cx=\"{}\" cy=\"{}\"/>", Coord(x), Coord(y));
             }
             s.push_str("</g>");
         }
+        self.columns(s, f);
     }
 
-    fn bars(&self, s: &mut String, plot_w: f64, y_of: &dyn Fn(f64) -> f64) {
+    /// One focusable column a row of a line chart, from halfway to the previous x to halfway
+    /// to the next, named by every series' value there: one stop per x for the keyboard, and
+    /// the readout compares the series at that x.
+    fn columns(&self, s: &mut String, f: &Frame) {
+        let xs: Vec<f64> = (0..self.x_values.len())
+            .map(|i| self.x_position(i, f.plot_w))
+            .collect();
+        for (i, &x) in xs.iter().enumerate() {
+            let Some(text) = self.column_text(i) else {
+                continue;
+            };
+            let left = if i == 0 { LEFT } else { (xs[i - 1] + x) / 2.0 };
+            let right = xs.get(i + 1).map_or(W - RIGHT, |next| (x + next) / 2.0);
+            let column = format!(
+                "<rect class=\"col\" x=\"{}\" y=\"{TOP}\" width=\"{}\" height=\"{}\"/>",
+                Coord(left.min(right)),
+                Coord((right - left).abs().max(1.0)),
+                Coord(f.plot_h)
+            );
+            focusable(s, &text, &column);
+        }
+    }
+
+    fn bars(&self, s: &mut String, f: &Frame) {
         let n = self.x_labels.len().max(1);
-        let band = plot_w / n as f64;
-        let groups = if self.kind == ChartKind::Stacked {
-            1
-        } else {
-            self.series.len().max(1)
-        };
+        let band = f.plot_w / n as f64;
+        let stacked = self.kind == ChartKind::Stacked;
+        let groups = if stacked { 1 } else { self.series.len().max(1) };
         let bar_w = (band * 0.7 / groups as f64).min(60.0);
-        let base = y_of(0.0);
-        for i in 0..n {
-            let centre = LEFT + band * (i as f64 + 0.5);
-            let mut stack = 0.0;
-            for (k, series) in self.series.iter().enumerate() {
-                let Some(v) = series.values.get(i).copied().flatten() else {
-                    continue;
-                };
-                let (x, y0, y1) = if self.kind == ChartKind::Stacked {
-                    let y0 = y_of(stack);
-                    stack += v;
-                    (centre - bar_w / 2.0, y0, y_of(stack))
+        let base = f.y(f.axis.base());
+        let mut stacks = vec![0.0; n];
+        for (k, series) in self.series.iter().enumerate() {
+            for p in series.points().filter(|p| p.index < n) {
+                let centre = LEFT + band * (p.index as f64 + 0.5);
+                let (x, y0, y1) = if stacked {
+                    let y0 = f.y(stacks[p.index]);
+                    stacks[p.index] += p.value;
+                    (centre - bar_w / 2.0, y0, f.y(stacks[p.index]))
                 } else {
                     let x = centre - bar_w * groups as f64 / 2.0 + bar_w * k as f64;
-                    (x, base, y_of(v))
+                    (x, base, f.y(p.value))
                 };
-                let (top, height) = if y1 < y0 {
-                    (y1, y0 - y1)
-                } else {
-                    (y0, y1 - y0)
-                };
-                let _ = write!(
-                    s,
-                    "<rect class=\"s{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} · {}: {}</title></rect>",
+                let width = (bar_w - 2.0).max(1.0);
+                let mut shape = format!(
+                    "<rect class=\"s{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
                     k % 6 + 1,
                     Coord(x),
-                    Coord(top),
-                    Coord((bar_w - 2.0).max(1.0)),
-                    Coord(height.max(0.5)),
-                    escape(&self.x_labels[i]),
-                    escape(&series.label),
-                    escape(&(self.format_y)(v))
+                    Coord(y0.min(y1)),
+                    Coord(width),
+                    Coord((y0 - y1).abs().max(0.5))
                 );
+                // A stack's segments do not add up their intervals: the text gives them.
+                if let (Some(iv), false) = (p.interval, stacked) {
+                    shape.push_str(&whisker(x + width / 2.0, f.y(iv.high), f.y(iv.low)));
+                }
+                focusable(s, &self.point_text(series, p), &shape);
             }
+        }
+        s.push_str("<g aria-hidden=\"true\">");
+        for (i, label) in self.x_labels.iter().enumerate() {
             let _ = write!(
                 s,
                 "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                Coord(centre),
+                Coord(LEFT + band * (i as f64 + 0.5)),
                 H - BOTTOM + 18.0,
-                escape(&self.x_labels[i])
+                escape(label)
             );
+        }
+        s.push_str("</g>");
+    }
+}
+
+/// A point as a focusable image named by `text`, which also shows in the readout line on hover
+/// and on focus (style.css, `.chart .tip`), with no script.
+fn focusable(s: &mut String, text: &str, shape: &str) {
+    let text = escape(text);
+    let _ = write!(
+        s,
+        "<g class=\"pt\" tabindex=\"0\" role=\"img\"><title>{text}</title>{shape}<text class=\"tip\">{text}</text></g>"
+    );
+}
+
+/// A whisker at `x` from `y_high` to `y_low` (SVG y, so `y_high` is above), with caps.
+fn whisker(x: f64, y_high: f64, y_low: f64) -> String {
+    format!(
+        "<path class=\"ci\" d=\"M{} {}V{}M{} {}h{}M{} {}h{}\"/>",
+        Coord(x),
+        Coord(y_high),
+        Coord(y_low),
+        Coord(x - CAP),
+        Coord(y_high),
+        Coord(2.0 * CAP),
+        Coord(x - CAP),
+        Coord(y_low),
+        Coord(2.0 * CAP)
+    )
+}
+
+/// The band of a line's intervals: one closed shape along each run of consecutive points that
+/// have one (high bounds left to right, low bounds back); a lone point gets a whisker.
+fn band(s: &mut String, points: &[(Point, f64, f64)], f: &Frame) {
+    for run in points.split(|(p, _, _)| p.interval.is_none()) {
+        let bounds: Vec<(f64, Interval)> = run
+            .iter()
+            .filter_map(|&(p, x, _)| p.interval.map(|iv| (x, iv)))
+            .collect();
+        match bounds.as_slice() {
+            [] => {}
+            [(x, iv)] => s.push_str(&whisker(*x, f.y(iv.high), f.y(iv.low))),
+            _ => {
+                let outline: Vec<(f64, f64)> = bounds
+                    .iter()
+                    .map(|&(x, iv)| (x, f.y(iv.high)))
+                    .chain(bounds.iter().rev().map(|&(x, iv)| (x, f.y(iv.low))))
+                    .collect();
+                let _ = write!(s, "<path class=\"band\" d=\"{}Z\"/>", line_path(&outline));
+            }
         }
     }
 }
@@ -322,100 +552,4 @@ fn line_path(vertices: &[(f64, f64)]) -> String {
         last = Some((x, y));
     }
     d
-}
-
-/// Round tick values covering [lo, hi].
-fn nice_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
-    let span = (hi - lo).max(f64::MIN_POSITIVE);
-    let raw = span / count as f64;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| span / s <= count as f64)
-        .unwrap_or(10.0 * mag);
-    let start = (lo / step).floor() * step;
-    let mut ticks = Vec::new();
-    let mut t = start;
-    while t < hi + step * 0.999 && ticks.len() < 20 {
-        ticks.push(if t.abs() < step * 1e-9 { 0.0 } else { t });
-        t += step;
-    }
-    ticks
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn coordinates_are_tenths_without_a_trailing_zero() {
-        let shown: Vec<String> = [78.0, 280.62, 74.8, 0.04, 12.96]
-            .map(|v| Coord(v).to_string())
-            .into();
-        assert_eq!(shown, ["78", "280.6", "74.8", "0", "13"]);
-    }
-
-    #[test]
-    fn a_line_is_relative_steps_through_its_vertices() {
-        let d = line_path(&[
-            (78.0, 280.6),
-            (87.5, 280.6),
-            (96.94, 251.2),
-            (96.94, 260.0),
-            (106.4, 250.05),
-            (110.0, 255.0),
-        ]);
-        assert_eq!(d, "M78 280.6h9.5l9.4-29.4v8.8l9.5-9.9l3.6 4.9");
-    }
-
-    #[test]
-    fn ticks_are_round_and_cover_the_range() {
-        assert_eq!(nice_ticks(0.0, 9.3, 5), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
-        assert_eq!(
-            nice_ticks(0.0, 440.0, 5),
-            [0.0, 100.0, 200.0, 300.0, 400.0, 500.0]
-        );
-    }
-
-    #[test]
-    fn bars_and_lines_carry_titles_and_classes() {
-        let fy = |v: f64| format!("{v}");
-        let chart = Chart {
-            kind: ChartKind::Bar,
-            title: "Sizes <b>".into(),
-            x_label: "format".into(),
-            y_label: "bytes".into(),
-            x_labels: vec!["JSON".into(), "CBOR".into()],
-            x_values: vec![0.0, 1.0],
-            log_x: false,
-            series: vec![Series {
-                label: "size".into(),
-                values: vec![Some(440.0), Some(339.0)],
-            }],
-            format_y: &fy,
-            format_x: &fy,
-        };
-        let svg = chart.svg("c1");
-        assert!(
-            svg.contains("<title id=\"c1-t\">Sizes &lt;b&gt;</title>"),
-            "{svg}"
-        );
-        assert_eq!(svg.matches("<rect class=\"s1\"").count(), 2);
-        assert!(svg.contains("<title>JSON · size: 440</title>"));
-        let line = Chart {
-            kind: ChartKind::Line,
-            log_x: true,
-            x_values: vec![1.0, 1000.0],
-            ..chart
-        };
-        let svg = line.svg("c2");
-        assert!(svg.contains("<path d=\"M"), "{svg}");
-        assert_eq!(svg.matches("<circle").count(), 2);
-        assert!(!svg.contains(" r="), "{svg}");
-        assert!(
-            include_str!("../static/style.css").contains(".chart circle { r: 3.5px; }"),
-            "the dots' radius comes from the theme's stylesheet"
-        );
-    }
 }

@@ -10,7 +10,8 @@
 //! 4. [`site`]: documents → the site model (translations, URLs, tags, series, related)
 //! 5. [`experiments`]: the experiments the pages refer to → measurements with provenance
 //!    (built and run only when stale; the seam between loading and rendering)
-//! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel,
+//! 6. [`markdown`] (with [`inject`], [`highlight`], [`math`] and [`diagram`]): each page's
+//!    body → HTML, in parallel,
 //!    with what later stages read of it (links, ids, summary, searchable text); [`claims`]
 //!    checked against the measurements meanwhile
 //! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
@@ -31,6 +32,7 @@ pub mod claims;
 pub mod config;
 pub mod content;
 pub mod diag;
+pub mod diagram;
 pub mod experiments;
 pub mod format;
 pub mod frontmatter;
@@ -41,6 +43,7 @@ pub mod inject;
 pub mod lang;
 pub mod links;
 pub mod markdown;
+pub mod math;
 pub mod output;
 pub mod pipeline;
 pub mod render;

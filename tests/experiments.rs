@@ -10,7 +10,7 @@ use common::fixtures::{experiment_source, runs, site_with};
 use common::{TestSite, attrs, html, texts};
 use measured::experiments::{ExperimentOptions, Rerun};
 
-const NUMS: &str = r#"{"big": 1234567, "frac": 6.9712, "quick": QUICK, "engine": "PostgreSQL 15", "t": {"type": "timing", "unit": "ns", "n": 51, "median": 391234.0, "ci_low": 380000.0, "ci_high": 400000.0, "mad": 1500.0, "q1": 385000.0, "q3": 395000.0, "min": 370000.0, "max": 450000.0, "p99": 440000.0, "mean": 392000.0, "outliers": 1, "batch": 1}, "speedup": {"type": "ratio", "value": 9.73, "low": 9.1, "high": 10.2}, "rows": [{"name": "JSON", "bytes": 440, "t": {"type": "timing", "median": 2743.0}}, {"name": "Protobuf", "bytes": 188, "t": {"type": "timing", "median": 283.0}}]}"#;
+const NUMS: &str = r#"{"big": 1234567, "frac": 6.9712, "quick": QUICK, "engine": "PostgreSQL 15", "t": {"type": "timing", "unit": "ns", "n": 51, "median": 391234.0, "ci_low": 380000.0, "ci_high": 400000.0, "mad": 1500.0, "q1": 385000.0, "q3": 395000.0, "min": 370000.0, "max": 450000.0, "p99": 440000.0, "mean": 392000.0, "outliers": 1, "batch": 1}, "speedup": {"type": "ratio", "value": 9.73, "low": 9.1, "high": 10.2}, "rows": [{"name": "JSON", "bytes": 440, "t": {"type": "timing", "median": 2743.0, "ci_low": 2700.0, "ci_high": 2800.0}}, {"name": "Protobuf", "bytes": 188, "t": {"type": "timing", "median": 283.0, "ci_low": 280.0, "ci_high": 290.0}}]}"#;
 
 fn build_with(
     site: &TestSite,
@@ -93,7 +93,7 @@ fn experiment_blocks_show_output_tables_and_charts_with_provenance() {
         "a",
         "vi",
         "title: A\ndate: 2026-01-01",
-        "```experiment nums\n```\n\n```experiment nums\ntable: rows\ncaption: Kích thước\ncolumn: name | Định dạng\ncolumn: bytes | Kích thước | bytes\ncolumn: t | Giải mã\n```\n\n```experiment nums\nchart: bar\ndata: rows\nx: name | Định dạng\ny: bytes | Byte | bytes\ncaption: Biểu đồ kích thước\n```\n",
+        "```experiment nums\n```\n\n```experiment nums\ntable: rows\ncaption: Kích thước\ncolumn: name | Định dạng\ncolumn: bytes | Kích thước | bytes\ncolumn: t | Giải mã\n```\n\n```experiment nums\nchart: bar\ndata: rows\nx: name | Định dạng\ny: bytes | Byte | bytes\ncaption: Biểu đồ kích thước\n```\n\n```experiment nums\nchart: bar\ndata: rows\nx: name | Định dạng\ny: t | Giải mã\nlog_y: true\n```\n",
     );
     let b = site.build().unwrap_or_else(|e| panic!("{e}"));
     let doc = html(&b, "a/index.html");
@@ -115,19 +115,44 @@ fn experiment_blocks_show_output_tables_and_charts_with_provenance() {
         ["Định dạng", "JSON", "Protobuf"],
         "numbers are right-aligned by the table, text cells and headers are marked"
     );
-    assert_eq!(attrs(&doc, ".chart svg", "role"), ["img"]);
+    assert_eq!(
+        attrs(&doc, ".chart svg", "role"),
+        ["group", "group"],
+        "a chart is a group of focusable points, each an image"
+    );
+    assert_eq!(attrs(&doc, ".chart .pt", "tabindex"), ["0"; 4]);
+    assert_eq!(
+        texts(&doc, "figure.experiment:nth-of-type(4) .chart-data th"),
+        [
+            "Định dạng",
+            "Giải mã",
+            "Giải mã: cận dưới",
+            "Giải mã: cận trên"
+        ],
+        "a timing series brings its interval's bounds into the table"
+    );
+    assert_eq!(
+        texts(&doc, "figure.experiment:nth-of-type(4) .chart .ci").len(),
+        2,
+        "a whisker a bar"
+    );
+    let named = texts(&doc, "figure.experiment:nth-of-type(4) .chart .pt title");
+    assert!(
+        named[0].starts_with("JSON · Giải mã: 2,74 µs (khoảng tin cậy 95% "),
+        "{named:?}"
+    );
     assert_eq!(
         texts(&doc, ".chart svg title").first().map(String::as_str),
         Some("Biểu đồ kích thước")
     );
     assert_eq!(
-        texts(&doc, ".chart-data td"),
+        texts(&doc, "figure.experiment:nth-of-type(3) .chart-data td"),
         ["JSON", "440 B", "Protobuf", "188 B"],
         "the chart's numbers as a table"
     );
     assert_eq!(
         attrs(&doc, "details.provenance a", "href"),
-        ["/experiments/nums/"; 3]
+        ["/experiments/nums/"; 4]
     );
     let source_page = html(&b, "experiments/nums/index.html");
     assert!(texts(&source_page, "h2").contains(&"src/main.rs".to_string()));

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::chart::{Chart, ChartKind, Series};
+use crate::chart::{Chart, ChartKind, Interval, Series, interval_fields};
 use crate::config::SiteConfig;
 use crate::experiments::{Measurement, Measurements};
 use crate::format::{self, Filter};
@@ -368,14 +368,35 @@ impl Injector<'_> {
             x_values.push(num.unwrap_or(i as f64));
         }
         let mut series = Vec::new();
+        let mut columns = vec![x.clone()];
+        let mut bounds_word = "chart_interval";
         for y in &opts.y {
             let mut values = Vec::new();
+            let mut intervals = Vec::new();
             for row in &rows {
-                let v = values::at(row.1, &y.field)
-                    .ok()
-                    .and_then(values::number)
-                    .map(|n| n.value);
-                values.push(v);
+                let cell = values::at(row.1, &y.field).ok();
+                values.push(cell.and_then(values::number).map(|n| n.value));
+                intervals.push(cell.and_then(Interval::of));
+            }
+            columns.push(y.clone());
+            // The table shows each interval's bounds next to its series.
+            let with_interval = rows
+                .iter()
+                .filter_map(|r| values::at(r.1, &y.field).ok())
+                .find(|v| Interval::of(v).is_some());
+            if let Some((low, high)) = with_interval.and_then(interval_fields) {
+                let (word, filter) = match low {
+                    "low" => ("chart_bounds", Filter::Ratio),
+                    _ => ("chart_interval", Filter::Duration),
+                };
+                bounds_word = word;
+                for (bound, key) in [(low, "chart_low"), (high, "chart_high")] {
+                    columns.push(Column {
+                        field: format!("{}.{bound}", y.field),
+                        label: self.strings[lang].fill(key, &[("series", &y.label)]),
+                        filter: y.filter.or(Some(filter)),
+                    });
+                }
             }
             if values.iter().all(Option::is_none) {
                 return Err(HookError::new(format!(
@@ -386,12 +407,24 @@ impl Injector<'_> {
             series.push(Series {
                 label: y.label.clone(),
                 values,
+                intervals,
             });
         }
-        let y_filter = opts.y[0].filter.unwrap_or(Filter::Auto);
+        // A timing series reads as durations, a ratio as a ratio, unless a filter says otherwise.
+        let y_filter = opts.y[0].filter.unwrap_or_else(|| {
+            let first = rows
+                .iter()
+                .find_map(|r| values::at(r.1, &opts.y[0].field).ok());
+            first
+                .and_then(values::number)
+                .map_or(Filter::Auto, |n| n.kind.default_filter())
+        });
         let x_filter = x.filter.unwrap_or(Filter::Auto);
         let fy = |v: f64| format::number(v, false, y_filter, lang);
         let fx = |v: f64| format::number(v, false, x_filter, lang);
+        let fi = |low: &str, high: &str| {
+            self.strings[lang].fill(bounds_word, &[("low", low), ("high", high)])
+        };
         let title = opts.caption.clone().unwrap_or_else(|| name.to_string());
         let chart = Chart {
             kind,
@@ -407,9 +440,11 @@ impl Injector<'_> {
             x_labels,
             x_values,
             log_x: opts.scale.as_deref() == Some("log"),
+            log_y: opts.log_y,
             series,
             format_y: &fy,
             format_x: &fx,
+            format_interval: &fi,
         };
         let id = format!(
             "chart-{name}-{}",
@@ -418,12 +453,12 @@ impl Injector<'_> {
                 .get(..8)
                 .unwrap_or("0")
         );
-        let mut columns = vec![x.clone()];
-        columns.extend(opts.y.iter().cloned());
+        let svg = chart
+            .svg(&id)
+            .map_err(|e| HookError::new(e.message).hint(e.hint))?;
         let table = self.table(m, name, data, &columns, lang)?;
         Ok(format!(
-            "<div class=\"chart\">{}</div>{}<details class=\"chart-data\"><summary>{}</summary>{table}</details>",
-            chart.svg(&id),
+            "<div class=\"chart\">{svg}</div>{}<details class=\"chart-data\"><summary>{}</summary>{table}</details>",
             chart.legend(),
             escape(self.strings[lang].get("chart_data"))
         ))
@@ -442,6 +477,7 @@ struct BlockOptions {
     caption: Option<String>,
     scale: Option<String>,
     y_label: Option<String>,
+    log_y: bool,
 }
 
 /// `field | label | filter`.
@@ -502,9 +538,16 @@ impl BlockOptions {
                 "caption" => o.caption = Some(value),
                 "scale" => o.scale = Some(value),
                 "y_label" => o.y_label = Some(value),
+                "log_y" => {
+                    o.log_y = value.parse().map_err(|_| {
+                        HookError::new(format!("`log_y: {value}` is neither true nor false"))
+                            .hint("write `log_y: true` for a log y axis")
+                    })?;
+                }
                 other => {
                     let keys = [
-                        "table", "chart", "data", "x", "y", "column", "caption", "scale", "y_label",
+                        "table", "chart", "data", "x", "y", "column", "caption", "scale",
+                        "y_label", "log_y",
                     ];
                     let hint = crate::diag::closest(other, keys).map_or_else(
                         || format!("the options are: {}", keys.join(", ")),

@@ -1,0 +1,350 @@
+//! Mermaid diagrams (```` ```mermaid ```` blocks) drawn as inline SVG at build time by a Rust
+//! renderer, with no browser and no Node: the renderer's fixed colours become CSS classes and
+//! `currentColor`, so a diagram reads in both colour schemes; its ids are made unique on the
+//! page; and it carries a text alternative (its messages or edges) for screen readers.
+
+use std::fmt::Write;
+
+use mermaid_svg::ast::{Diagram, FlowchartDiagram, SequenceDiagram, SequenceItem};
+
+use crate::html::escape;
+
+/// How a diagram is placed on its page.
+pub struct DiagramOptions<'a> {
+    /// Unique on the page (`diagram-3`): prefixes every id inside the SVG.
+    pub id: &'a str,
+    /// The diagram's accessible name: its caption, or a localized "Sequence diagram".
+    pub title: &'a str,
+}
+
+/// A diagram that cannot be drawn: the line within the block (from 1, when the renderer knows
+/// it) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiagramError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for DiagramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// The renderer's default colours and the class (or `currentColor`) each becomes; the site's
+/// stylesheet colours the classes per scheme (`.diagram` in style.css).
+const COLOURS: [(&str, &str); 7] = [
+    ("#333", "currentColor"),
+    ("#9370DB", "d-line"),
+    ("#ECECFF", "d-node"),
+    ("#FFF5AD", "d-note"),
+    ("#aaaa33", "d-note"),
+    ("#e8e8e8", "d-label"),
+    ("#fff", "d-label"),
+];
+
+/// The inline SVG of a Mermaid diagram.
+pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<String, DiagramError> {
+    let diagram = mermaid_svg::parse(source).map_err(parse_error)?;
+    let svg = mermaid_svg::render_diagram(&diagram).map_err(|e| DiagramError {
+        line: None,
+        message: e.to_string(),
+    })?;
+    let body = recolour(&unique_ids(&svg, opts.id));
+    let Some(open_end) = body.find('>') else {
+        return Err(DiagramError {
+            line: None,
+            message: "the renderer returned no SVG".into(),
+        });
+    };
+    let (open, rest) = body.split_at(open_end);
+    let view_box = attribute(open, "viewBox").unwrap_or("0 0 100 100");
+    let max_width = attribute(open, "style").unwrap_or("");
+    // The layout measured its text at this size: the page's own size must not apply.
+    let font_size = attribute(open, "font-size").unwrap_or("14");
+    let id = opts.id;
+    Ok(format!(
+        "<svg class=\"diagram\" role=\"img\" aria-labelledby=\"{id}-t {id}-d\" viewBox=\"{view_box}\" style=\"{max_width}\" font-size=\"{font_size}\" xmlns=\"http://www.w3.org/2000/svg\"><title id=\"{id}-t\">{}</title><desc id=\"{id}-d\">{}</desc{rest}",
+        escape(opts.title),
+        escape(&describe(&diagram))
+    ))
+}
+
+fn parse_error(e: mermaid_svg::ParseError) -> DiagramError {
+    match e {
+        mermaid_svg::ParseError::Syntax { message, line, .. } => DiagramError {
+            line: Some(line),
+            message,
+        },
+        mermaid_svg::ParseError::UnknownDiagramType(first) => DiagramError {
+            line: Some(1),
+            message: format!(
+                "`{}` is not a kind of Mermaid diagram (write `sequenceDiagram` or `flowchart LR` on the first line)",
+                first.trim()
+            ),
+        },
+        other => DiagramError {
+            line: None,
+            message: other.to_string(),
+        },
+    }
+}
+
+/// The value of `name="…"` in a start tag.
+fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let len = tag[start..].find('"')?;
+    Some(&tag[start..start + len])
+}
+
+/// Every `id` and reference to one prefixed with `prefix`, so two diagrams on a page do not
+/// share their arrowheads' ids.
+fn unique_ids(svg: &str, prefix: &str) -> String {
+    svg.replace(" id=\"", &format!(" id=\"{prefix}-"))
+        .replace("url(#", &format!("url(#{prefix}-"))
+        .replace("href=\"#", &format!("href=\"#{prefix}-"))
+}
+
+/// Each start tag's fixed `fill` and `stroke` colours replaced: the text colour by
+/// `currentColor`, the others by one class per element (its fill's, else its stroke's).
+fn recolour(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(start) = rest.find('<') {
+        out.push_str(&rest[..start]);
+        let end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |e| start + e + 1);
+        out.push_str(&recolour_tag(&rest[start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn recolour_tag(tag: &str) -> String {
+    let mut tag = tag.to_string();
+    let mut class = None;
+    for paint in ["fill", "stroke"] {
+        let Some(value) = attribute(&tag, paint).map(str::to_string) else {
+            continue;
+        };
+        let Some((_, role)) = COLOURS.iter().find(|(c, _)| c.eq_ignore_ascii_case(&value)) else {
+            continue;
+        };
+        let old = format!(" {paint}=\"{value}\"");
+        if *role == "currentColor" {
+            tag = tag.replacen(&old, &format!(" {paint}=\"currentColor\""), 1);
+        } else {
+            tag = tag.replacen(&old, "", 1);
+            class.get_or_insert(*role);
+        }
+    }
+    if let Some(class) = class {
+        let at = tag.find([' ', '/', '>']).unwrap_or(tag.len());
+        tag.insert_str(at, &format!(" class=\"{class}\""));
+    }
+    tag
+}
+
+/// The text alternative: what the diagram says, one sentence a step.
+fn describe(diagram: &Diagram) -> String {
+    match diagram {
+        Diagram::Sequence(d) => {
+            let mut s = String::new();
+            describe_items(d, &d.items, &mut s);
+            s.trim_end().to_string()
+        }
+        Diagram::Flowchart(d) => describe_flow(d),
+        _ => String::new(),
+    }
+}
+
+fn describe_items(d: &SequenceDiagram, items: &[SequenceItem], s: &mut String) {
+    let name = |id: &str| {
+        d.participants
+            .iter()
+            .find(|p| p.id == id)
+            .map_or(id.to_string(), |p| p.display.clone())
+    };
+    for item in items {
+        match item {
+            SequenceItem::Message(m) => {
+                let _ = write!(s, "{} → {}: {}. ", name(&m.from), name(&m.to), m.text);
+            }
+            SequenceItem::Note(n) => {
+                let who: Vec<String> = n.participants.iter().map(|p| name(p)).collect();
+                let _ = write!(s, "({}: {}.) ", who.join(", "), n.text);
+            }
+            SequenceItem::Loop(b) | SequenceItem::Opt(b) | SequenceItem::Break(b) => {
+                let _ = write!(s, "[{}] ", b.label);
+                describe_items(d, &b.items, s);
+            }
+            SequenceItem::Alt(branches)
+            | SequenceItem::Par(branches)
+            | SequenceItem::Critical(branches) => {
+                for b in branches {
+                    let _ = write!(s, "[{}] ", b.label);
+                    describe_items(d, &b.items, s);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn describe_flow(d: &FlowchartDiagram) -> String {
+    let name = |id: &str| {
+        d.nodes
+            .iter()
+            .find(|n| n.id == id)
+            .map_or(id.to_string(), |n| n.text.clone())
+    };
+    let steps: Vec<String> = d
+        .edges
+        .iter()
+        .map(|e| match &e.label {
+            Some(label) => format!("{} → {} ({label})", name(&e.from), name(&e.to)),
+            None => format!("{} → {}", name(&e.from), name(&e.to)),
+        })
+        .collect();
+    if steps.is_empty() {
+        let nodes: Vec<&str> = d.nodes.iter().map(|n| n.text.as_str()).collect();
+        return nodes.join(", ");
+    }
+    steps.join(". ") + "."
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HANDSHAKE: &str = "sequenceDiagram
+    participant C as Client
+    participant S as Server
+    C->>S: SYN
+    S->>C: SYN-ACK
+    C->>S: ACK
+    Note over C,S: connection established
+";
+
+    const LOOKUP: &str = "flowchart LR
+    A[Browser] --> B{Cached?}
+    B -->|yes| C[Answer]
+    B -->|no| D[Resolver] --> C
+";
+
+    fn opts<'a>(id: &'a str, title: &'a str) -> DiagramOptions<'a> {
+        DiagramOptions { id, title }
+    }
+
+    fn hex_colours(svg: &str) -> Vec<String> {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let mut found: Vec<String> = doc
+            .descendants()
+            .flat_map(|n| n.attributes())
+            .filter(|a| a.name() == "fill" || a.name() == "stroke")
+            .map(|a| a.value())
+            .filter(|v| v.starts_with('#'))
+            .map(str::to_string)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    #[test]
+    fn a_sequence_diagram_is_an_image_named_and_described_by_its_messages() {
+        let svg = mermaid(HANDSHAKE, &opts("d1", "TCP handshake")).unwrap();
+        let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+        let root = doc.root_element();
+        assert_eq!(root.attribute("role"), Some("img"));
+        assert_eq!(root.attribute("aria-labelledby"), Some("d1-t d1-d"));
+        assert_eq!(
+            root.attribute("font-size"),
+            Some("14"),
+            "the size its layout assumed"
+        );
+        let text = |id: &str| {
+            doc.descendants()
+                .find(|n| n.attribute("id") == Some(id))
+                .and_then(|n| n.text())
+                .unwrap()
+        };
+        assert_eq!(text("d1-t"), "TCP handshake");
+        assert_eq!(
+            text("d1-d"),
+            "Client → Server: SYN. Server → Client: SYN-ACK. Client → Server: ACK. \
+             (Client, Server: connection established.)"
+        );
+        let labels: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text())
+            .collect();
+        for word in ["Client", "Server", "SYN", "SYN-ACK", "ACK"] {
+            assert!(labels.contains(&word), "{word} is drawn: {labels:?}");
+        }
+    }
+
+    #[test]
+    fn colours_follow_the_page_and_ids_are_the_diagrams_own() {
+        for source in [HANDSHAKE, LOOKUP] {
+            let svg = mermaid(source, &opts("d7", "x")).unwrap();
+            assert_eq!(hex_colours(&svg), Vec::<String>::new(), "{svg}");
+            assert!(svg.contains("currentColor"), "{svg}");
+            assert!(svg.contains("class=\"d-node\""), "{svg}");
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            for node in doc.descendants() {
+                if let Some(id) = node.attribute("id") {
+                    assert!(id.starts_with("d7-"), "{id}");
+                }
+            }
+            assert!(
+                !svg.contains("url(#arrow"),
+                "references follow the ids: {svg}"
+            );
+        }
+        let css = include_str!("../static/style.css");
+        for class in ["d-line", "d-node", "d-note", "d-label"] {
+            assert!(
+                css.contains(&format!(".diagram .{class}")),
+                "style.css colours {class}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_flowchart_is_described_by_its_edges() {
+        let svg = mermaid(LOOKUP, &opts("d2", "DNS lookup")).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let desc = doc.descendants().find(|n| n.has_tag_name("desc")).unwrap();
+        assert_eq!(
+            desc.text(),
+            Some(
+                "Browser → Cached?. Cached? → Answer (yes). Cached? → Resolver (no). Resolver → Answer."
+            )
+        );
+        let boxes = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("d-node"))
+            .count();
+        assert!(boxes >= 4, "one box a node: {svg}");
+    }
+
+    #[test]
+    fn an_error_names_its_line_in_the_block() {
+        let e = mermaid(
+            "sequenceDiagram\n    participant C\n    C->>S SYN\n    C-->>\n",
+            &opts("d3", "x"),
+        )
+        .unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.contains("receiver"), "{e}");
+        let e = mermaid("sequenceDiagramm\n  A->>B: hi\n", &opts("d4", "x")).unwrap_err();
+        assert_eq!(e.line, Some(1), "{e}");
+    }
+}

@@ -1,0 +1,162 @@
+//! Math written in LaTeX (`$…$` inline, `$$…$$` on its own line) turned into MathML at build
+//! time, so a page shows formulas with no script and no web font; a formula the converter
+//! cannot read is an error that names its line and column inside the formula.
+
+use std::sync::LazyLock;
+
+use math_core::{LatexToMathML, MathCoreConfig, MathDisplay};
+
+/// How a formula sits in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Display {
+    /// Inside a sentence (`$…$`).
+    Inline,
+    /// A block of its own, centred (`$$…$$`).
+    Block,
+}
+
+/// A formula that cannot be converted: where in it, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MathError {
+    /// The line within the formula, from 1 (a `$$` block may span several).
+    pub line: usize,
+    /// The column within that line, in characters, from 1.
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for MathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+/// One converter for the whole build: it holds no state between formulas.
+static CONVERTER: LazyLock<LatexToMathML> = LazyLock::new(|| {
+    LatexToMathML::new(MathCoreConfig::default())
+        .unwrap_or_else(|_| unreachable!("no macros are given, so none can fail to parse"))
+});
+
+/// The MathML of `latex`: a `<math>` element, with `display="block"` for a block.
+pub fn to_mathml(latex: &str, display: Display) -> Result<String, MathError> {
+    let mode = match display {
+        Display::Inline => MathDisplay::Inline,
+        Display::Block => MathDisplay::Block,
+    };
+    CONVERTER
+        .convert_with_local_state(latex, mode)
+        .map(|converted| converted.mathml)
+        .map_err(|e| {
+            let (line, column) = line_column(latex, e.0.start);
+            MathError {
+                line,
+                column,
+                message: e.error_message(),
+            }
+        })
+}
+
+/// A measured value as it is to appear inside a formula: its formatted text (`1.234,5`, `12 µs`)
+/// as upright text, with LaTeX's special characters escaped, so `{{ … }}` can stand in math.
+pub fn value_text(shown: &str) -> String {
+    let mut s = String::from("\\text{");
+    for c in shown.chars() {
+        match c {
+            '\\' => s.push_str("\\textbackslash{}"),
+            '{' | '}' | '$' | '&' | '#' | '_' | '%' => {
+                s.push('\\');
+                s.push(c);
+            }
+            '^' => s.push_str("\\^{}"),
+            '~' => s.push_str("\\~{}"),
+            _ => s.push(c),
+        }
+    }
+    s.push('}');
+    s
+}
+
+/// The 1-based line and character column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The element names of `mathml`, in order, to compare structure without attributes.
+    fn elements(mathml: &str) -> Vec<String> {
+        let doc = roxmltree::Document::parse(mathml).expect("MathML is well-formed XML");
+        doc.descendants()
+            .filter(|n| n.is_element())
+            .map(|n| n.tag_name().name().to_string())
+            .collect()
+    }
+
+    fn texts(mathml: &str) -> Vec<String> {
+        let doc = roxmltree::Document::parse(mathml).unwrap();
+        doc.descendants()
+            .filter(|n| n.is_element())
+            .filter_map(|n| n.text().map(|t| format!("{}:{t}", n.tag_name().name())))
+            .collect()
+    }
+
+    #[test]
+    fn a_power_is_a_superscript() {
+        let m = to_mathml("2^{7}", Display::Inline).unwrap();
+        assert_eq!(elements(&m), ["math", "msup", "mn", "mn"]);
+        assert_eq!(texts(&m), ["mn:2", "mn:7"]);
+        assert!(!m.contains("display=\"block\""), "{m}");
+    }
+
+    #[test]
+    fn a_fraction_has_its_numerator_over_its_denominator() {
+        let m = to_mathml("\\frac{a}{b}", Display::Block).unwrap();
+        assert!(m.starts_with("<math display=\"block\">"), "{m}");
+        assert_eq!(elements(&m), ["math", "mfrac", "mi", "mi"]);
+        assert_eq!(texts(&m), ["mi:a", "mi:b"]);
+    }
+
+    #[test]
+    fn text_stays_upright_and_operators_are_operators() {
+        let m = to_mathml("\\text{BDP} = B \\times RTT", Display::Inline).unwrap();
+        let t = texts(&m);
+        assert_eq!(t[0], "mtext:BDP");
+        assert!(t.contains(&"mo:=".to_string()), "{t:?}");
+        assert!(t.contains(&"mo:×".to_string()), "{t:?}");
+        assert!(t.contains(&"mi:B".to_string()), "{t:?}");
+        assert!(!m.contains("<script") && !m.contains("font-face"), "{m}");
+    }
+
+    #[test]
+    fn an_error_names_its_line_and_column_in_the_formula() {
+        let e = to_mathml("x = \\frac{a}{b} + \\nosuchcommand", Display::Inline).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 19), "{e}");
+        assert!(e.message.contains("nosuchcommand"), "{e}");
+        let e = to_mathml("a + b \\\\\nc + {d", Display::Block).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+        assert!(e.column >= 5, "{e}");
+    }
+
+    #[test]
+    fn a_measured_value_reads_as_text_inside_a_formula() {
+        assert_eq!(value_text("1.234,5 µs"), "\\text{1.234,5 µs}");
+        assert_eq!(value_text("50%_{x}"), "\\text{50\\%\\_\\{x\\}}");
+        let m = to_mathml(&format!("B = {}", value_text("1.234,5")), Display::Inline).unwrap();
+        assert!(texts(&m).contains(&"mtext:1.234,5".to_string()), "{m}");
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        assert_eq!(line_column("αβ x", 5), (1, 4));
+        assert_eq!(line_column("a\nbc", 3), (2, 2));
+    }
+}
