@@ -9,11 +9,12 @@
 //! 3. [`content`]: `content/` → source documents (front matter validated)
 //! 4. [`site`]: documents → the site model (translations, URLs, tags, series, related)
 //! 5. [`experiments`]: the experiments the pages refer to → measurements with provenance
-//!    (built and run only when stale; the seam between loading and rendering)
-//! 6. [`markdown`] (with [`inject`], [`highlight`], [`math`] and [`diagram`]): each page's
-//!    body → HTML, in parallel,
-//!    with what later stages read of it (links, ids, summary, searchable text); [`claims`]
-//!    checked against the measurements meanwhile
+//!    (built and run only when stale; the seam between loading and rendering), and every
+//!    [`claims`] settled against them: the experiments behind an inconclusive claim are run
+//!    again within a budget, so claims come before the values pages show
+//! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel,
+//!    with what later stages read of it (links, ids, summary, searchable text). [`math`]
+//!    (LaTeX → MathML) and [`diagram`] (Mermaid → SVG) are ready for it and not called yet
 //! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
 //!    parallel ([`output::Output`])
 //! 8. [`links`]: every internal link and anchor checked against the output;

@@ -446,9 +446,10 @@ impl Injector<'_> {
             format_x: &fx,
             format_interval: &fi,
         };
+        // Short: every focusable point's readout id starts with it (twice per point).
         let id = format!(
-            "chart-{name}-{}",
-            blake3::hash(format!("{opts:?}").as_bytes())
+            "c{}",
+            blake3::hash(format!("{name}\0{opts:?}").as_bytes())
                 .to_hex()
                 .get(..8)
                 .unwrap_or("0")
