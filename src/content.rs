@@ -28,7 +28,7 @@ pub struct FrontMatter {
     /// The 1-based line of `slug:` in the file, when it is there.
     pub slug_line: Option<usize>,
     /// The claims this file declares for its article, with where each is written.
-    pub claims: Option<crate::claims::Written>,
+    pub claims: Option<crate::frontmatter::claims::Written>,
     pub translated_from: Option<String>,
 }
 
@@ -246,7 +246,7 @@ fn validate(
     }
     let claims = claims.map(|raw| {
         let key_line = frontmatter::key_line(split, "claims").unwrap_or(split.yaml_line);
-        crate::claims::locate(split.yaml, split.yaml_line, key_line, raw)
+        crate::frontmatter::claims::locate(split.yaml, split.yaml_line, key_line, raw)
     });
     Ok(FrontMatter {
         title,

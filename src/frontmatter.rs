@@ -1,6 +1,8 @@
 //! Front matter: the YAML between the `---` lines at the top of an article. The only module that
 //! knows serde_yaml (archived upstream), so swapping the YAML parser is a one-file change.
 
+pub mod claims;
+
 use std::path::Path;
 
 use serde::Deserialize;
@@ -23,7 +25,7 @@ pub struct RawFrontMatter {
     pub updated: Option<String>,
     pub slug: Option<String>,
     /// Read here, checked by the claims stage.
-    pub claims: Option<crate::claims::RawClaims>,
+    pub claims: Option<claims::RawClaims>,
     /// Short content hash of the original this translation was made from.
     pub translated_from: Option<String>,
 }

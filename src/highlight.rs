@@ -132,7 +132,7 @@ impl Highlighter {
         let mut cache = self.cache.lock().expect("highlight cache");
         cache.retain(|k, _| used.contains(k));
         let bytes = serde_json::to_vec(&*cache).map_err(std::io::Error::other)?;
-        crate::write::atomic_file(file, &bytes)
+        crate::atomic::file(file, &bytes)
     }
 }
 

@@ -22,12 +22,13 @@
 //! 9. [`write`](mod@write): the output written atomically (or served from memory by [`serve`])
 //!
 //! A module imports only from earlier stages, and from the vocabulary every stage shares:
-//! [`diag`], [`lang`], [`html`], [`output`] and [`search_text`].
+//! [`diag`], [`lang`], [`html`], [`output`], [`search_text`] and [`atomic`].
 //!
 //! Errors are [`diag::Diagnostics`] naming file, line and column; only `main` prints them.
 
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod atomic;
 pub mod chart;
 pub mod claims;
 pub mod config;

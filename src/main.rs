@@ -166,62 +166,12 @@ fn main() -> ExitCode {
             output,
             drafts,
             experiments,
-        } => {
-            let opts = measured::BuildOptions {
-                root,
-                drafts,
-                experiments: experiments.options(),
-                ..Default::default()
-            };
-            let started = std::time::Instant::now();
-            let progress = progress::Terminal::new();
-            measured::pipeline::build_to_disk_with_progress(&opts, output.as_deref(), &progress)
-                .map(|(built, retired)| {
-                    remove_detached(retired);
-                    print_warnings(&built.warnings);
-                    let out = output.unwrap_or_else(|| opts.root.join("public"));
-                    eprintln!(
-                        "built {} pages, {} files into {} in {:.2?} ({} experiments used, {} run)",
-                        built.pages,
-                        built.output.len(),
-                        out.display(),
-                        started.elapsed(),
-                        built.experiments_used.len(),
-                        built.experiments_ran.len()
-                    );
-                    // The process ends here: freeing the whole site in memory, page by page,
-                    // would only delay it.
-                    std::mem::forget(built);
-                })
-        }
+        } => build(root, output, drafts, experiments),
         Command::Check {
             root,
             drafts,
             experiments,
-        } => {
-            let opts = measured::BuildOptions {
-                root,
-                drafts,
-                experiments: experiments.options(),
-                ..Default::default()
-            };
-            let progress = progress::Terminal::new();
-            measured::pipeline::build_with_progress(&opts, &progress).map(|built| {
-                print_warnings(&built.warnings);
-                for (dir, langs) in &built.missing_translations {
-                    println!(
-                        "missing translation: {} (no {})",
-                        dir.display(),
-                        langs.join(", ")
-                    );
-                }
-                eprintln!(
-                    "check passed: {} pages, {} missing translations",
-                    built.pages,
-                    built.missing_translations.len()
-                );
-            })
-        }
+        } => check(root, drafts, experiments),
         Command::Serve {
             root,
             port,
@@ -235,49 +185,12 @@ fn main() -> ExitCode {
             open,
             drafts,
         }),
-        Command::Freeze { root } => {
-            let opts = measured::BuildOptions {
-                root,
-                drafts: false,
-                experiments: ExperimentArgs::default().options(),
-                ..Default::default()
-            };
-            let progress = progress::Terminal::new();
-            measured::pipeline::build_with_progress(&opts, &progress).and_then(|built| {
-                let names: BTreeSet<String> = built.experiments_used.iter().cloned().collect();
-                measured::experiments::freeze(&built.config, &names).map(|files| {
-                    for f in files {
-                        println!("froze {}", f.display());
-                    }
-                })
-            })
-        }
+        Command::Freeze { root } => freeze(root),
         Command::New {
             slug,
-            translate: None,
+            translate,
             root,
-        } => measured::config::load(&root).and_then(|config| {
-            let today = jiff::Timestamp::now()
-                .to_zoned_datetime(jiff::tz::TimeZone::UTC)
-                .date();
-            measured::scaffold::new_article(&config, &slug, today).map(|files| {
-                for f in files {
-                    println!("created {}", f.display());
-                }
-            })
-        }),
-        Command::New {
-            slug,
-            translate: Some(lang),
-            root,
-        } => measured::config::load(&root)
-            .and_then(|config| measured::scaffold::new_translation(&config, &slug, &lang))
-            .map(|file| {
-                println!(
-                    "created {} (translate it, then remove `draft: true`)",
-                    file.display()
-                )
-            }),
+        } => new(&slug, translate.as_deref(), &root),
         Command::Translated { slug, lang, root } => measured::config::load(&root)
             .and_then(|config| measured::scaffold::mark_translated(&config, &slug, &lang))
             .map(|file| println!("updated translated_from in {}", file.display())),
@@ -291,4 +204,126 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+#[allow(
+    clippy::print_stderr,
+    reason = "main's commands are the one place that prints"
+)]
+fn build(
+    root: PathBuf,
+    output: Option<PathBuf>,
+    drafts: bool,
+    experiments: ExperimentArgs,
+) -> Result<(), measured::Diagnostics> {
+    let opts = measured::BuildOptions {
+        root,
+        drafts,
+        experiments: experiments.options(),
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    let progress = progress::Terminal::new();
+    let (built, retired) =
+        measured::pipeline::build_to_disk_with_progress(&opts, output.as_deref(), &progress)?;
+    remove_detached(retired);
+    print_warnings(&built.warnings);
+    let out = output.unwrap_or_else(|| opts.root.join("public"));
+    eprintln!(
+        "built {} pages, {} files into {} in {:.2?} ({} experiments used, {} run)",
+        built.pages,
+        built.output.len(),
+        out.display(),
+        started.elapsed(),
+        built.experiments_used.len(),
+        built.experiments_ran.len()
+    );
+    // The process ends here: freeing the whole site in memory, page by page, would only
+    // delay it.
+    std::mem::forget(built);
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "main's commands are the one place that prints"
+)]
+fn check(
+    root: PathBuf,
+    drafts: bool,
+    experiments: ExperimentArgs,
+) -> Result<(), measured::Diagnostics> {
+    let opts = measured::BuildOptions {
+        root,
+        drafts,
+        experiments: experiments.options(),
+        ..Default::default()
+    };
+    let progress = progress::Terminal::new();
+    let built = measured::pipeline::build_with_progress(&opts, &progress)?;
+    print_warnings(&built.warnings);
+    for (dir, langs) in &built.missing_translations {
+        println!(
+            "missing translation: {} (no {})",
+            dir.display(),
+            langs.join(", ")
+        );
+    }
+    eprintln!(
+        "check passed: {} pages, {} missing translations",
+        built.pages,
+        built.missing_translations.len()
+    );
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stdout,
+    reason = "main's commands are the one place that prints"
+)]
+fn freeze(root: PathBuf) -> Result<(), measured::Diagnostics> {
+    let opts = measured::BuildOptions {
+        root,
+        drafts: false,
+        experiments: ExperimentArgs::default().options(),
+        ..Default::default()
+    };
+    let progress = progress::Terminal::new();
+    let built = measured::pipeline::build_with_progress(&opts, &progress)?;
+    let names: BTreeSet<String> = built.experiments_used.iter().cloned().collect();
+    for f in measured::experiments::freeze(&built.config, &names)? {
+        println!("froze {}", f.display());
+    }
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stdout,
+    reason = "main's commands are the one place that prints"
+)]
+fn new(
+    slug: &str,
+    translate: Option<&str>,
+    root: &std::path::Path,
+) -> Result<(), measured::Diagnostics> {
+    let config = measured::config::load(root)?;
+    match translate {
+        None => {
+            let today = jiff::Timestamp::now()
+                .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+                .date();
+            for f in measured::scaffold::new_article(&config, slug, today)? {
+                println!("created {}", f.display());
+            }
+        }
+        Some(lang) => {
+            let file = measured::scaffold::new_translation(&config, slug, lang)?;
+            println!(
+                "created {} (translate it, then remove `draft: true`)",
+                file.display()
+            );
+        }
+    }
+    Ok(())
 }

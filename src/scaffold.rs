@@ -117,7 +117,7 @@ pub fn mark_translated(
         .collect();
     lines.push(format!("translated_from: {hash}"));
     let out = format!("---\n{}\n---\n{}", lines.join("\n"), split.body);
-    crate::write::atomic_file(&target, out.as_bytes())
+    crate::atomic::file(&target, out.as_bytes())
         .map_err(|e| crate::diag::io_error(&target, "write", &e))?;
     Ok(target)
 }

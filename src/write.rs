@@ -171,16 +171,5 @@ fn write_files(output: &Output, root: &Path, shown: &Path) -> Result<(), Diagnos
     diags.into_result(())
 }
 
-/// Writes one file atomically (temporary file in the same folder, then rename).
-pub fn atomic_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let parent = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(parent)?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests;

@@ -136,7 +136,7 @@ fn experiment_blocks_show_output_tables_and_charts_with_provenance() {
         2,
         "a whisker a bar"
     );
-    let named = texts(&doc, "figure.experiment:nth-of-type(4) .chart .pt title");
+    let named = texts(&doc, "figure.experiment:nth-of-type(4) .chart .pt .tip");
     assert!(
         named[0].starts_with("JSON · Giải mã: 2,74 µs (khoảng tin cậy 95% "),
         "{named:?}"

@@ -8,17 +8,16 @@ mod decide;
 mod explain;
 mod interval;
 mod parse;
-mod source;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+pub use crate::frontmatter::claims::{Entry, Form, RawClaims, Written, locate};
 pub use decide::{DecideError, Decision, Outcome, compare, decide};
 pub use explain::{show, summary};
 pub use interval::{Exact, Quantity, quantity};
 pub use parse::{Cmp, Expr, Operand, ParseError, Tolerance, Value, experiments_of, parse};
-pub use source::{Entry, Form, RawClaims, Written, locate};
 
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics, Place};

@@ -56,7 +56,7 @@ impl Store {
 
     pub fn save(&self, record: &Record) -> std::io::Result<()> {
         let bytes = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
-        crate::write::atomic_file(&self.record_path(&record.experiment), &bytes)
+        crate::atomic::file(&self.record_path(&record.experiment), &bytes)
     }
 
     /// The committed record of `name`, whatever machine made it.
@@ -87,8 +87,7 @@ impl Store {
                 .with_hint("quick results are for tests, never for publishing: run `measured build --rerun` without MEASURED_QUICK"));
         }
         let to = self.frozen_path(name);
-        crate::write::atomic_file(&to, &bytes)
-            .map_err(|e| crate::diag::io_error(&to, "write", &e))?;
+        crate::atomic::file(&to, &bytes).map_err(|e| crate::diag::io_error(&to, "write", &e))?;
         Ok(to)
     }
 }

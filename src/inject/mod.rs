@@ -329,6 +329,66 @@ impl Injector<'_> {
         Ok(s)
     }
 
+    /// A chart's series (values and intervals of each `y:`), the table's columns (each series
+    /// with its interval's bounds) and the word the readouts name intervals with.
+    #[allow(
+        clippy::type_complexity,
+        reason = "a private helper's three results, named at its one call site"
+    )]
+    fn chart_series(
+        &self,
+        rows: &[(Option<String>, &Value)],
+        x: &Column,
+        opts: &BlockOptions,
+        lang: &Lang,
+        (name, data): (&str, &str),
+    ) -> Result<(Vec<Series>, Vec<Column>, &'static str), HookError> {
+        let mut series = Vec::new();
+        let mut columns = vec![x.clone()];
+        let mut bounds_word = "chart_interval";
+        for y in &opts.y {
+            let mut values = Vec::new();
+            let mut intervals = Vec::new();
+            for row in rows {
+                let cell = values::at(row.1, &y.field).ok();
+                values.push(cell.and_then(values::number).map(|n| n.value));
+                intervals.push(cell.and_then(Interval::of));
+            }
+            columns.push(y.clone());
+            // The table shows each interval's bounds next to its series.
+            let with_interval = rows
+                .iter()
+                .filter_map(|r| values::at(r.1, &y.field).ok())
+                .find(|v| Interval::of(v).is_some());
+            if let Some((low, high)) = with_interval.and_then(interval_fields) {
+                let (word, filter) = match low {
+                    "low" => ("chart_bounds", Filter::Ratio),
+                    _ => ("chart_interval", Filter::Duration),
+                };
+                bounds_word = word;
+                for (bound, key) in [(low, "chart_low"), (high, "chart_high")] {
+                    columns.push(Column {
+                        field: format!("{}.{bound}", y.field),
+                        label: self.strings[lang].fill(key, &[("series", &y.label)]),
+                        filter: y.filter.or(Some(filter)),
+                    });
+                }
+            }
+            if values.iter().all(Option::is_none) {
+                return Err(HookError::new(format!(
+                    "series `{}` has no number in any row of `{name}.{data}`",
+                    y.field
+                )));
+            }
+            series.push(Series {
+                label: y.label.clone(),
+                values,
+                intervals,
+            });
+        }
+        Ok((series, columns, bounds_word))
+    }
+
     fn chart(
         &self,
         m: &Measurement,
@@ -367,49 +427,8 @@ impl Injector<'_> {
             x_labels.push(crate::html::strip_tags(&label));
             x_values.push(num.unwrap_or(i as f64));
         }
-        let mut series = Vec::new();
-        let mut columns = vec![x.clone()];
-        let mut bounds_word = "chart_interval";
-        for y in &opts.y {
-            let mut values = Vec::new();
-            let mut intervals = Vec::new();
-            for row in &rows {
-                let cell = values::at(row.1, &y.field).ok();
-                values.push(cell.and_then(values::number).map(|n| n.value));
-                intervals.push(cell.and_then(Interval::of));
-            }
-            columns.push(y.clone());
-            // The table shows each interval's bounds next to its series.
-            let with_interval = rows
-                .iter()
-                .filter_map(|r| values::at(r.1, &y.field).ok())
-                .find(|v| Interval::of(v).is_some());
-            if let Some((low, high)) = with_interval.and_then(interval_fields) {
-                let (word, filter) = match low {
-                    "low" => ("chart_bounds", Filter::Ratio),
-                    _ => ("chart_interval", Filter::Duration),
-                };
-                bounds_word = word;
-                for (bound, key) in [(low, "chart_low"), (high, "chart_high")] {
-                    columns.push(Column {
-                        field: format!("{}.{bound}", y.field),
-                        label: self.strings[lang].fill(key, &[("series", &y.label)]),
-                        filter: y.filter.or(Some(filter)),
-                    });
-                }
-            }
-            if values.iter().all(Option::is_none) {
-                return Err(HookError::new(format!(
-                    "series `{}` has no number in any row of `{name}.{data}`",
-                    y.field
-                )));
-            }
-            series.push(Series {
-                label: y.label.clone(),
-                values,
-                intervals,
-            });
-        }
+        let (series, columns, bounds_word) =
+            self.chart_series(&rows, x, opts, lang, (name, data))?;
         // A timing series reads as durations, a ratio as a ratio, unless a filter says otherwise.
         let y_filter = opts.y[0].filter.unwrap_or_else(|| {
             let first = rows
