@@ -32,7 +32,14 @@ pub struct Injector<'a> {
 }
 
 impl Hooks for Injector<'_> {
+    fn names_experiment(&self, name: &str) -> bool {
+        self.measurements.crates.contains_key(name)
+    }
+
     fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
+        if let Some(reference) = code_filter(expr) {
+            return self.as_code(reference, lang);
+        }
         let (reference, filter) = split_filter(expr)?;
         let (m, v) = values::resolve(self.measurements, reference)?;
         let t = &self.strings[lang];
@@ -84,6 +91,12 @@ impl Hooks for Injector<'_> {
     }
 }
 
+/// `exp.path | code` → `exp.path`.
+fn code_filter(expr: &str) -> Option<&str> {
+    let (reference, filter) = expr.split_once('|')?;
+    (filter.trim() == "code").then(|| reference.trim())
+}
+
 /// `exp.path | filter` → (`exp.path`, filter).
 fn split_filter(expr: &str) -> Result<(&str, Option<Filter>), HookError> {
     match expr.split_once('|') {
@@ -93,6 +106,34 @@ fn split_filter(expr: &str) -> Result<(&str, Option<Filter>), HookError> {
 }
 
 impl Injector<'_> {
+    /// `{{ exp.path | code }}`: a string or number as code, escaped, with where it was
+    /// measured as its tooltip. A string of several lines keeps its lines (`code.lines`, shown
+    /// as a block by the theme; still phrasing content, so valid inside a paragraph).
+    fn as_code(&self, reference: &str, lang: &Lang) -> Result<String, HookError> {
+        let (m, v) = values::resolve(self.measurements, reference)?;
+        let text = match (values::number(v), v) {
+            (Some(n), _) => n.show(n.kind.default_filter(), lang),
+            (None, Value::String(s)) => s.clone(),
+            (None, other) => {
+                return Err(HookError::new(format!(
+                    "`{reference}` is a {}, and `code` shows a string or a number",
+                    values::type_name(other)
+                ))
+                .hint("point at a string or a number inside it"));
+            }
+        };
+        let class = if text.contains('\n') {
+            "measured lines"
+        } else {
+            "measured"
+        };
+        Ok(format!(
+            "<code class=\"{class}\" title=\"{}\" tabindex=\"0\">{}</code>",
+            escape(&self.where_measured(m, &self.strings[lang])),
+            escape(text.trim_end())
+        ))
+    }
+
     fn fmt(&self, v: f64, filter: Filter, lang: &Lang) -> String {
         format::number(v, false, filter, lang)
     }

@@ -99,6 +99,11 @@ pub trait Hooks: Sync {
         body: &str,
         lang: &Lang,
     ) -> Result<String, HookError>;
+    /// Whether `name`, the first segment of a `{{ … }}` written in code, names a value source
+    /// (an experiment): such text in code is an author's slip, not an example to show.
+    fn names_experiment(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// Hooks for a site without experiments: every reference is an error.
