@@ -627,3 +627,76 @@ fn no_page_of_a_blog_like_site_shows_template_text_outside_code() {
         "Jinja stays literal"
     );
 }
+
+#[test]
+fn the_measuring_machine_is_injectable_and_formatted_per_language() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    let body = "Trên {{ machine.cores }} lõi, {{ machine.memory | bytes }}, nhân {{ machine.kernel }}, {{ machine.rustc }}, số {{ nums.big }}.\n";
+    site.article("a", "vi", "title: A\ndate: 2026-01-01", body);
+    site.article("a", "en", "title: A\ndate: 2026-01-01", body);
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kb: u64 = meminfo.lines().next().unwrap()["MemTotal:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .unwrap();
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap();
+    for path in ["a/index.html", "en/a/index.html"] {
+        let page = html(&b, path);
+        let values = attrs(&page, "data", "value");
+        assert_eq!(values[0], cores.to_string(), "{path}");
+        assert_eq!(values[1], (kb * 1024).to_string(), "{path}");
+        let shown = texts(&page, "span.measured");
+        assert_eq!(shown[0], kernel.trim(), "{path}");
+        assert!(shown[1].starts_with("rustc "), "{path}: {shown:?}");
+        assert!(
+            attrs(&page, "data", "title")[0].contains("nums"),
+            "the tooltip says which experiment's run measured it"
+        );
+    }
+    // 24 GiB: `25,8 GB` in Vietnamese, `25.8 GB` in English (decimal separators differ).
+    let vi = texts(&html(&b, "a/index.html"), "data");
+    let en = texts(&html(&b, "en/a/index.html"), "data");
+    assert_eq!(vi[1].replace(',', "."), en[1], "{vi:?} {en:?}");
+}
+
+#[test]
+fn machine_values_need_an_experiment_and_a_known_field_and_no_crate_takes_the_name() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "Máy {{ machine.cores }}.\n",
+    );
+    site.article(
+        "b",
+        "vi",
+        "title: B\ndate: 2026-01-01",
+        "Số {{ nums.big }} trên {{ machine.core }}, `{{ machine.cpu }}`.\n",
+    );
+    let e = site.build_err();
+    for expected in [
+        "a/index.vi.md:5:5: error: `machine.cores` is the machine that measured this page's experiments, and the page uses none",
+        "b/index.vi.md:5:24: error: the machine has no `core`",
+        "help: did you mean `machine.cores`?",
+        "b/index.vi.md:5:45: error: `{{ machine.cpu }}` is inside a code span",
+    ] {
+        assert!(e.contains(expected), "missing `{expected}` in:\n{e}");
+    }
+    let site = site_with(&[("machine", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "Số {{ machine.cores }}.\n",
+    );
+    let e = site.build_err();
+    assert!(
+        e.contains("machine/Cargo.toml: error: an experiment may not be named `machine`"),
+        "{e}"
+    );
+}
