@@ -9,6 +9,10 @@ use crate::format::Filter;
 use crate::lang::Lang;
 use crate::markdown::HookError;
 
+/// The first name of `{{ machine.cores }}` and the other values of the measuring machine: no
+/// experiment may take it.
+pub const MACHINE: &str = "machine";
+
 /// What kind of number a value is, which picks its default filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {

@@ -10,7 +10,7 @@ use common::fixtures::{experiment_source, runs, site_with};
 use common::{TestSite, attrs, html, texts};
 use measured::experiments::{ExperimentOptions, Rerun};
 
-const NUMS: &str = r#"{"big": 1234567, "frac": 6.9712, "quick": QUICK, "engine": "PostgreSQL 15", "t": {"type": "timing", "unit": "ns", "n": 51, "median": 391234.0, "ci_low": 380000.0, "ci_high": 400000.0, "mad": 1500.0, "q1": 385000.0, "q3": 395000.0, "min": 370000.0, "max": 450000.0, "p99": 440000.0, "mean": 392000.0, "outliers": 1, "batch": 1}, "speedup": {"type": "ratio", "value": 9.73, "low": 9.1, "high": 10.2}, "rows": [{"name": "JSON", "bytes": 440, "t": {"type": "timing", "median": 2743.0, "ci_low": 2700.0, "ci_high": 2800.0}}, {"name": "Protobuf", "bytes": 188, "t": {"type": "timing", "median": 283.0, "ci_low": 280.0, "ci_high": 290.0}}]}"#;
+const NUMS: &str = r#"{"big": 1234567, "frac": 6.9712, "quick": QUICK, "engine": "PostgreSQL 15", "t": {"type": "timing", "unit": "ns", "n": 51, "median": 391234.0, "ci_low": 380000.0, "ci_high": 400000.0, "mad": 1500.0, "q1": 385000.0, "q3": 395000.0, "min": 370000.0, "max": 450000.0, "p99": 440000.0, "mean": 392000.0, "outliers": 1, "batch": 1}, "speedup": {"type": "ratio", "value": 9.73, "low": 9.1, "high": 10.2}, "rows": [{"name": "JSON", "bytes": 440, "t": {"type": "timing", "median": 2743.0, "ci_low": 2700.0, "ci_high": 2800.0}}, {"name": "Protobuf", "bytes": 188, "t": {"type": "timing", "median": 283.0, "ci_low": 280.0, "ci_high": 290.0}}], "plan": "WindowAgg\n  -> Index Scan <a>"}"#;
 
 fn build_with(
     site: &TestSite,
@@ -28,7 +28,7 @@ fn nums_site() -> TestSite {
         "a",
         "vi",
         "title: A\ndate: 2026-01-01\nclaims:\n  faster: nums.speedup > 2\n  spread: nums.t.median < nums.t.max",
-        "Lớn {{ nums.big }}, lẻ {{ nums.frac }}, cố định {{ nums.frac | fixed(1) }}, thời gian {{ nums.t }}, gấp {{ nums.speedup }}, máy {{ nums.engine }}, byte {{ nums.rows.0.bytes | bytes }}.\n\nMã `{{ nums.big }}` giữ nguyên.\n\n```rust\nlet x = \"{{ nums.big }}\";\n```\n",
+        "Lớn {{ nums.big }}, lẻ {{ nums.frac }}, cố định {{ nums.frac | fixed(1) }}, thời gian {{ nums.t }}, gấp {{ nums.speedup }}, máy {{ nums.engine }}, byte {{ nums.rows.0.bytes | bytes }}.\n\nMáy {{ nums.engine | code }}, số {{ nums.big | code }}, Helm `{{ .Values.tag }}` giữ nguyên.\n\n{{ nums.plan | code }}\n\n```yaml\nimage: \"{{ helm.tag }}\"\n```\n",
     );
     site.article(
         "a",
@@ -74,15 +74,54 @@ fn values_are_injected_and_formatted_per_language() {
 }
 
 #[test]
-fn code_spans_and_code_blocks_stay_literal() {
+fn the_code_filter_shows_values_as_code_and_other_braces_in_code_stay_literal() {
     let site = nums_site();
     let b = site.build().unwrap();
     let vi = html(&b, "a/index.html");
-    assert_eq!(texts(&vi, "p code"), ["{{ nums.big }}"]);
+    assert_eq!(
+        texts(&vi, "p code.measured"),
+        ["PostgreSQL 15", "1.234.567", "WindowAgg -> Index Scan <a>"]
+    );
+    let page = b.output.text("a/index.html").unwrap();
+    assert!(
+        page.contains(">WindowAgg\n  -&gt; Index Scan &lt;a&gt;</code>"),
+        "a plan keeps its lines, escaped"
+    );
+    assert_eq!(texts(&vi, "code.lines"), ["WindowAgg -> Index Scan <a>"]);
+    assert!(
+        attrs(&vi, "code.measured", "title")[0].contains("nums"),
+        "the tooltip says where the value was measured"
+    );
+    assert_eq!(texts(&vi, "p code:not(.measured)"), ["{{ .Values.tag }}"]);
     assert!(
         texts(&vi, "pre.code")
             .iter()
-            .any(|t| t.contains("{{ nums.big }}"))
+            .any(|t| t.contains("image: \"{{ helm.tag }}\""))
+    );
+}
+
+#[test]
+fn an_experiment_named_in_code_is_an_error_with_a_hint() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "Vùng `{{ .Values.x }}` và `{{ nums.engine }}`.\n\n```text\n{{ helm.x }}\nplan: {{ nums.plan | fixed(2) }}\n```\n",
+    );
+    let e = site.build_err();
+    for expected in [
+        "index.vi.md:5:28: error: `{{ nums.engine }}` is inside a code span, so the page would show it as written, not the value it names",
+        "help: write {{ nums.engine | code }} outside the backticks to show the value as code, or {{ nums.engine }} to show it as prose",
+        "index.vi.md:9:7: error: `{{ nums.plan | fixed(2) }}` is inside a code block",
+        "help: write {{ nums.plan | code }} outside the code block to show the value as code",
+    ] {
+        assert!(e.contains(expected), "missing `{expected}` in:\n{e}");
+    }
+    assert_eq!(
+        e.matches(": error: ").count(),
+        2,
+        "Helm's braces and an unknown name stay literal: {e}"
     );
 }
 
@@ -548,5 +587,141 @@ fn excerpts_may_quote_a_library_crate_of_the_workspace() {
     assert!(
         b.output.get("experiments/shared/index.html").is_some(),
         "the library's source page is published"
+    );
+}
+
+/// Where a page shows `{{` outside code (`pre`, `code`, scripts): text and attribute values.
+fn template_text_outside_code(page: &scraper::Html) -> Vec<String> {
+    let mut found = Vec::new();
+    for node in page.tree.nodes() {
+        let in_code = node.ancestors().any(|a| {
+            a.value()
+                .as_element()
+                .is_some_and(|e| matches!(e.name(), "pre" | "code" | "script" | "style"))
+        });
+        match node.value() {
+            scraper::Node::Text(t) if t.contains("{{") && !in_code => found.push(t.to_string()),
+            scraper::Node::Element(e) if !in_code => found.extend(
+                e.attrs()
+                    .filter(|(_, v)| v.contains("{{"))
+                    .map(|(k, v)| format!("{}[{k}={v}]", e.name())),
+            ),
+            _ => {}
+        }
+    }
+    found
+}
+
+#[test]
+fn no_page_of_a_blog_like_site_shows_template_text_outside_code() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    let vi = "Máy chủ DNS làm chủ vùng {{ nums.engine | code }}, số {{ nums.big }}.\n\nKế hoạch:\n\n{{ nums.plan | code }}\n\nMột mẫu Helm `{{ .Values.image }}` và Jinja:\n\n```jinja\n{% for x in xs %}{{ x.name }}{% endfor %}\n```\n\n```experiment nums\ntable: rows\ncolumn: name | Tên\ncolumn: bytes | Byte | bytes\n```\n\n```source nums work\n```\n";
+    let en = "The DNS server owns the zone {{ nums.engine | code }}, number {{ nums.big }}.\n\nThe plan:\n\n{{ nums.plan | code }}\n\nA Helm example `{{ .Values.image }}` and Jinja:\n\n```jinja\n{% for x in xs %}{{ x.name }}{% endfor %}\n```\n\n```experiment nums\n```\n";
+    for slug in ["dns", "plans"] {
+        let front = format!("title: {slug}\ndate: 2026-01-01");
+        site.article(slug, "vi", &front, vi);
+        site.article(slug, "en", &front, en);
+    }
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let mut pages = Vec::new();
+    for (path, bytes) in &b.output.files {
+        if path.ends_with(".html") {
+            let page = scraper::Html::parse_document(&String::from_utf8_lossy(bytes));
+            let found = template_text_outside_code(&page);
+            assert!(found.is_empty(), "{path}: {found:?}");
+            pages.push(path.clone());
+        }
+    }
+    for page in [
+        "dns/index.html",
+        "en/plans/index.html",
+        "experiments/nums/index.html",
+    ] {
+        assert!(pages.iter().any(|p| p == page), "{page} checked: {pages:?}");
+    }
+    let page = html(&b, "en/dns/index.html");
+    assert_eq!(texts(&page, "p code.measured")[0], "PostgreSQL 15");
+    assert_eq!(
+        texts(&page, "p code:not(.measured)"),
+        ["{{ .Values.image }}"]
+    );
+    assert!(
+        texts(&page, "pre.code")
+            .iter()
+            .any(|t| t.contains("{{ x.name }}")),
+        "Jinja stays literal"
+    );
+}
+
+#[test]
+fn the_measuring_machine_is_injectable_and_formatted_per_language() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    let body = "Trên {{ machine.cores }} lõi, {{ machine.memory | bytes }}, nhân {{ machine.kernel }}, {{ machine.rustc }}, số {{ nums.big }}.\n";
+    site.article("a", "vi", "title: A\ndate: 2026-01-01", body);
+    site.article("a", "en", "title: A\ndate: 2026-01-01", body);
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kb: u64 = meminfo.lines().next().unwrap()["MemTotal:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .unwrap();
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap();
+    for path in ["a/index.html", "en/a/index.html"] {
+        let page = html(&b, path);
+        let values = attrs(&page, "data", "value");
+        assert_eq!(values[0], cores.to_string(), "{path}");
+        assert_eq!(values[1], (kb * 1024).to_string(), "{path}");
+        let shown = texts(&page, "span.measured");
+        assert_eq!(shown[0], kernel.trim(), "{path}");
+        assert!(shown[1].starts_with("rustc "), "{path}: {shown:?}");
+        assert!(
+            attrs(&page, "data", "title")[0].contains("nums"),
+            "the tooltip says which experiment's run measured it"
+        );
+    }
+    // 24 GiB: `25,8 GB` in Vietnamese, `25.8 GB` in English (decimal separators differ).
+    let vi = texts(&html(&b, "a/index.html"), "data");
+    let en = texts(&html(&b, "en/a/index.html"), "data");
+    assert_eq!(vi[1].replace(',', "."), en[1], "{vi:?} {en:?}");
+}
+
+#[test]
+fn machine_values_need_an_experiment_and_a_known_field_and_no_crate_takes_the_name() {
+    let site = site_with(&[("nums", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "Máy {{ machine.cores }}.\n",
+    );
+    site.article(
+        "b",
+        "vi",
+        "title: B\ndate: 2026-01-01",
+        "Số {{ nums.big }} trên {{ machine.core }}, `{{ machine.cpu }}`.\n",
+    );
+    let e = site.build_err();
+    for expected in [
+        "a/index.vi.md:5:5: error: `machine.cores` is the machine that measured this page's experiments, and the page uses none",
+        "b/index.vi.md:5:24: error: the machine has no `core`",
+        "help: did you mean `machine.cores`?",
+        "b/index.vi.md:5:45: error: `{{ machine.cpu }}` is inside a code span",
+    ] {
+        assert!(e.contains(expected), "missing `{expected}` in:\n{e}");
+    }
+    let site = site_with(&[("machine", experiment_source("total", NUMS))]);
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "Số {{ machine.cores }}.\n",
+    );
+    let e = site.build_err();
+    assert!(
+        e.contains("machine/Cargo.toml: error: an experiment may not be named `machine`"),
+        "{e}"
     );
 }

@@ -9,6 +9,8 @@ pub struct Machine {
     pub cpu: String,
     pub cores: usize,
     pub kernel: String,
+    /// Total memory in bytes, when `/proc/meminfo` says.
+    pub memory: Option<u64>,
     /// `rustc --version` as the experiments' workspace sees it.
     pub rustc: String,
     /// `rustc -vV` in full (host, LLVM version): part of the cache key.
@@ -48,10 +50,18 @@ impl Machine {
             cpu,
             cores,
             kernel,
+            memory: memory(&std::fs::read_to_string("/proc/meminfo").unwrap_or_default()),
             rustc,
             rustc_verbose,
         }
     }
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+fn memory(meminfo: &str) -> Option<u64> {
+    let kb = meminfo.lines().find_map(|l| l.strip_prefix("MemTotal:"))?;
+    let kb: u64 = kb.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kb.checked_mul(1024)
 }
 
 /// The 1, 5 and 15 minute load averages.
@@ -65,4 +75,14 @@ pub fn load_average() -> [f64; 3] {
         it.next().unwrap_or(0.0),
         it.next().unwrap_or(0.0),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn memory_is_read_from_meminfo_in_bytes() {
+        let meminfo = "MemTotal:       24576000 kB\nMemFree:         1000 kB\n";
+        assert_eq!(super::memory(meminfo), Some(24_576_000 * 1024));
+        assert_eq!(super::memory("MemFree: 1 kB\n"), None);
+    }
 }

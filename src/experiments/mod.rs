@@ -51,6 +51,10 @@ pub struct Provenance {
     pub cpu: String,
     pub cores: usize,
     pub kernel: String,
+    /// Total memory in bytes (`MemTotal` of `/proc/meminfo`); absent in results stored before
+    /// it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<u64>,
     /// When the run started, RFC 3339 UTC.
     pub measured_at: String,
     pub load_before: [f64; 3],

@@ -168,6 +168,7 @@ impl<'a> Runner<'a> {
                 cpu: self.machine.cpu.clone(),
                 cores: self.machine.cores,
                 kernel: self.machine.kernel.clone(),
+                memory: self.machine.memory,
                 measured_at: outcome.started_at,
                 load_before: outcome.load_before,
                 load_after: outcome.load_after,

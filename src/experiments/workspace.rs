@@ -49,6 +49,13 @@ pub fn discover(dir: &Path) -> Result<BTreeMap<String, CrateInfo>, Diagnostics> 
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
         match package_name(&crate_dir) {
+            Ok(name) if name == crate::values::MACHINE => diags.push(
+                Diagnostic::new(
+                    Place::file(crate_dir.join("Cargo.toml")),
+                    format!("an experiment may not be named `{name}`"),
+                )
+                .with_hint("{{ machine.cores }} and the like name the measuring machine: rename the experiment"),
+            ),
             Ok(name) if name == folder => {
                 let files = source_files(&crate_dir);
                 let mut hasher = blake3::Hasher::new();

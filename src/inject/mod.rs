@@ -3,6 +3,7 @@
 //! source excerpts by marked region — plus each experiment's published source page
 //! (`source`).
 
+mod machine;
 mod source;
 
 use std::collections::BTreeMap;
@@ -21,6 +22,7 @@ use crate::lang::Lang;
 use crate::markdown::{BlockKind, HookError, Hooks};
 use crate::values::{self, Kind};
 
+pub use machine::PageHooks;
 pub use source::{ExtraPage, find_region, source_pages};
 
 /// The experiment stage's hooks into Markdown rendering.
@@ -32,9 +34,43 @@ pub struct Injector<'a> {
 }
 
 impl Hooks for Injector<'_> {
+    fn names_experiment(&self, name: &str) -> bool {
+        name == values::MACHINE || self.measurements.crates.contains_key(name)
+    }
+
     fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
-        let (reference, filter) = split_filter(expr)?;
+        let reference = expr.split('|').next().unwrap_or_default().trim();
         let (m, v) = values::resolve(self.measurements, reference)?;
+        self.show(m, v, expr, lang)
+    }
+
+    fn block(
+        &self,
+        kind: BlockKind,
+        args: &str,
+        body: &str,
+        lang: &Lang,
+    ) -> Result<String, HookError> {
+        match kind {
+            BlockKind::Experiment => self.figure(args.trim(), body, lang),
+            BlockKind::Source => self.excerpt(args, lang),
+        }
+    }
+}
+
+impl Injector<'_> {
+    /// The HTML of value `v` of measurement `m`, as `expr` (`reference | filter`) asks.
+    fn show(
+        &self,
+        m: &Measurement,
+        v: &Value,
+        expr: &str,
+        lang: &Lang,
+    ) -> Result<String, HookError> {
+        if let Some(reference) = code_filter(expr) {
+            return self.as_code(m, v, reference, lang);
+        }
+        let (reference, filter) = split_filter(expr)?;
         let t = &self.strings[lang];
         match values::number(v) {
             // A `<data>` is always a measured value (the theme styles `data`, not a class).
@@ -69,19 +105,12 @@ impl Hooks for Injector<'_> {
             .hint("remove the filter, or point at a number")),
         }
     }
+}
 
-    fn block(
-        &self,
-        kind: BlockKind,
-        args: &str,
-        body: &str,
-        lang: &Lang,
-    ) -> Result<String, HookError> {
-        match kind {
-            BlockKind::Experiment => self.figure(args.trim(), body, lang),
-            BlockKind::Source => self.excerpt(args, lang),
-        }
-    }
+/// `exp.path | code` → `exp.path`.
+fn code_filter(expr: &str) -> Option<&str> {
+    let (reference, filter) = expr.split_once('|')?;
+    (filter.trim() == "code").then(|| reference.trim())
 }
 
 /// `exp.path | filter` → (`exp.path`, filter).
@@ -93,6 +122,39 @@ fn split_filter(expr: &str) -> Result<(&str, Option<Filter>), HookError> {
 }
 
 impl Injector<'_> {
+    /// `{{ exp.path | code }}`: a string or number as code, escaped, with where it was
+    /// measured as its tooltip. A string of several lines keeps its lines (`code.lines`, shown
+    /// as a block by the theme; still phrasing content, so valid inside a paragraph).
+    fn as_code(
+        &self,
+        m: &Measurement,
+        v: &Value,
+        reference: &str,
+        lang: &Lang,
+    ) -> Result<String, HookError> {
+        let text = match (values::number(v), v) {
+            (Some(n), _) => n.show(n.kind.default_filter(), lang),
+            (None, Value::String(s)) => s.clone(),
+            (None, other) => {
+                return Err(HookError::new(format!(
+                    "`{reference}` is a {}, and `code` shows a string or a number",
+                    values::type_name(other)
+                ))
+                .hint("point at a string or a number inside it"));
+            }
+        };
+        let class = if text.contains('\n') {
+            "measured lines"
+        } else {
+            "measured"
+        };
+        Ok(format!(
+            "<code class=\"{class}\" title=\"{}\" tabindex=\"0\">{}</code>",
+            escape(&self.where_measured(m, &self.strings[lang])),
+            escape(text.trim_end())
+        ))
+    }
+
     fn fmt(&self, v: f64, filter: Filter, lang: &Lang) -> String {
         format::number(v, false, filter, lang)
     }

@@ -99,6 +99,11 @@ pub trait Hooks: Sync {
         body: &str,
         lang: &Lang,
     ) -> Result<String, HookError>;
+    /// Whether `name`, the first segment of a `{{ … }}` written in code, names a value source
+    /// (an experiment): such text in code is an author's slip, not an example to show.
+    fn names_experiment(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// Hooks for a site without experiments: every reference is an error.
@@ -180,6 +185,9 @@ pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
                 for piece in split_values(&text) {
                     if let Piece::Value(expr) = piece {
                         let name = expr.split(['.', '|', ' ']).next().unwrap_or_default();
+                        if name == crate::values::MACHINE {
+                            continue;
+                        }
                         refs.push((name.to_string(), range.clone()));
                     }
                 }

@@ -13,12 +13,19 @@ use crate::html::strip_tags;
 use super::code::{self, Block};
 use super::collect::{SearchText, Summary};
 use super::headings::{self, Headings};
-use super::values::Values;
+use super::values::{self, Values};
 use super::{Ev, HookError, Input, Link, Rendered};
 
 /// The table wrapper: a wide table scrolls in it, not the page.
 const TABLE_OPEN: &str = "<div class=\"table-wrap\">";
 const TABLE_CLOSE: &str = "</div>";
+
+/// Where code is written: a span (backticks) or a block.
+#[derive(Clone, Copy)]
+enum Code {
+    Span,
+    Block,
+}
 
 /// The pass's state: the input and every collector.
 pub(super) struct Pass<'a, 'i> {
@@ -62,7 +69,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                 }
                 Event::Start(Tag::CodeBlock(kind)) => {
                     let inner = until(&mut iter, |e| matches!(e, Event::End(TagEnd::CodeBlock)));
-                    let html = self.code_block(&kind, &code_of(&inner), range.start);
+                    let html = self.code_block(&kind, &code_of(&inner), range);
                     out.push(Event::Html(CowStr::from(html)));
                 }
                 Event::Start(Tag::Table(_)) => {
@@ -140,6 +147,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                 }
             }
             Event::Code(ref code) => {
+                self.check_code(code, range, Code::Span);
                 self.text.code(code);
                 out.push(event);
             }
@@ -195,8 +203,9 @@ impl<'a, 'i> Pass<'a, 'i> {
     }
 
     /// A code block: the hooks' HTML for an experiment or source block, else highlighted code.
-    fn code_block(&mut self, kind: &CodeBlockKind<'_>, code: &str, offset: usize) -> String {
+    fn code_block(&mut self, kind: &CodeBlockKind<'_>, code: &str, range: Range<usize>) -> String {
         let input = self.input;
+        let offset = range.start;
         match code::block(kind) {
             Block::Hook(kind, args) => match input.hooks.block(kind, args, code, input.lang) {
                 Ok(html) => {
@@ -209,9 +218,44 @@ impl<'a, 'i> Pass<'a, 'i> {
                 }
             },
             Block::Code(token) => {
+                self.check_code(code, range, Code::Block);
                 self.text.code_block(code);
                 code::html(input.highlighter, token, code)
             }
+        }
+    }
+
+    /// `{{ experiment.path }}` written in code (a span or a block, the `what`) naming an
+    /// experiment is an error: the page would show the template text, not the value. Other
+    /// `{{ }}` in code (Helm, Jinja, Tera examples) stays literal.
+    fn check_code(&mut self, code: &str, range: Range<usize>, what: Code) {
+        let hooks = self.input.hooks;
+        let (what, outside) = match what {
+            Code::Span => ("span", "backticks"),
+            Code::Block => ("block", "code block"),
+        };
+        // The code as written in the body (a block's indentation aside), where errors point.
+        let written = &self.input.body[range.clone()];
+        let mut from = 0;
+        for expr in values::in_code(code, |name| hooks.names_experiment(name)) {
+            let at = written[from..]
+                .find(expr)
+                .and_then(|i| written[..from + i].rfind("{{"))
+                .unwrap_or(from);
+            from = at + 2;
+            let at = range.start + at;
+            let reference = expr.split('|').next().unwrap_or_default().trim();
+            self.error(
+                at,
+                HookError::new(format!(
+                    "`{{{{ {expr} }}}}` is inside a code {what}, so the page would show it as \
+                     written, not the value it names"
+                ))
+                .hint(format!(
+                    "write {{{{ {reference} | code }}}} outside the {outside} to show the value \
+                     as code, or {{{{ {reference} }}}} to show it as prose"
+                )),
+            );
         }
     }
 

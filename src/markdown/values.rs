@@ -39,6 +39,24 @@ pub(super) fn split_values(text: &str) -> Vec<Piece<'_>> {
     pieces
 }
 
+/// The `{{ … }}` expressions in code whose first segment `known` accepts, in order.
+pub(super) fn in_code(code: &str, known: impl Fn(&str) -> bool) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(open) = code[from..].find("{{").map(|i| from + i) {
+        let Some(close) = code[open + 2..].find("}}").map(|i| open + 2 + i) else {
+            break;
+        };
+        let expr = code[open + 2..close].trim();
+        let name = expr.split(['.', '|']).next().unwrap_or_default().trim();
+        if !expr.contains('\n') && known(name) {
+            found.push(expr);
+        }
+        from = close + 2;
+    }
+    found
+}
+
 /// Turns texts holding values into HTML, in the order of the body.
 #[derive(Default)]
 pub(super) struct Values {
@@ -91,6 +109,12 @@ impl Values {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_is_searched_for_known_names_only() {
+        let code = "{{ .Values.x }} {{ dns.zone }} {{dns|code}} {{ helm.x }} {{ dns.y";
+        assert_eq!(in_code(code, |n| n == "dns"), ["dns.zone", "dns|code"]);
+    }
 
     #[test]
     fn text_is_cut_around_values() {

@@ -12,7 +12,7 @@ use crate::content::SourceDoc;
 use crate::diag::Diagnostics;
 use crate::experiments::Measurements;
 use crate::i18n::Strings;
-use crate::inject::Injector;
+use crate::inject::{Injector, PageHooks};
 use crate::lang::Lang;
 use crate::markdown::{self, Labels, Rendered};
 use crate::site::Site;
@@ -103,13 +103,17 @@ pub(super) fn render_body(
     labels: &BTreeMap<Lang, Labels>,
     hooks: &Injector<'_>,
 ) -> Result<Arc<Rendered>, Diagnostics> {
+    let page = PageHooks {
+        injector: hooks,
+        experiments: super::measure::refs_of(doc),
+    };
     markdown::render(&markdown::Input {
         path: &doc.path,
         body: &doc.body,
         body_line: doc.body_line,
         lang: &doc.lang,
         highlighter: hooks.highlighter,
-        hooks,
+        hooks: &page,
         labels: &labels[&doc.lang],
     })
     .map(Arc::new)

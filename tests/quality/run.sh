@@ -3,7 +3,8 @@
 #   Lighthouse (home page, one article in each language; each category at least 95),
 #   the Nu HTML Checker (every page, no error), axe-core (the same pages, light and dark,
 #   no violation), linkinator (the whole site: no broken link or anchor), and the page weight
-#   of every article (HTML + the CSS and JS it loads, under 100 KB; tests/quality/page-weight.mjs).
+#   of every article (HTML + the CSS and JS it loads, under 100 KB; tests/quality/page-weight.mjs),
+#   and no template text on any page (no `{{` outside code; tests/quality/template-text.mjs).
 # Usage: tests/quality/run.sh [SITE_DIR]   (default public/, built by `make site`)
 # Needs: Debian's chromium and a JRE, and `npm ci`.
 set -euo pipefail
@@ -32,6 +33,9 @@ status=0
 
 echo "== page weight (every article: HTML + the stylesheets and scripts it loads)"
 node tests/quality/page-weight.mjs "$site" "$max_page_bytes" || status=1
+
+echo "== template text (no {{ outside code, no injection shown as code)"
+node tests/quality/template-text.mjs "$site" || status=1
 
 echo "== Lighthouse"
 reports=()
