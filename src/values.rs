@@ -9,9 +9,7 @@ use crate::format::Filter;
 use crate::lang::Lang;
 use crate::markdown::HookError;
 
-/// The first name of `{{ machine.cores }}` and the other values of the measuring machine: no
-/// experiment may take it.
-pub const MACHINE: &str = "machine";
+pub use crate::experiments::MACHINE;
 
 /// What kind of number a value is, which picks its default filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

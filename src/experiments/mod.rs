@@ -20,6 +20,10 @@ use crate::diag::Diagnostics;
 
 pub use workspace::CrateInfo;
 
+/// The first name of `{{ machine.cores }}` and the other values of the measuring machine: no
+/// experiment may take it.
+pub const MACHINE: &str = "machine";
+
 /// Which stored results to ignore.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Rerun {

@@ -49,7 +49,7 @@ pub fn discover(dir: &Path) -> Result<BTreeMap<String, CrateInfo>, Diagnostics> 
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
         match package_name(&crate_dir) {
-            Ok(name) if name == crate::values::MACHINE => diags.push(
+            Ok(name) if name == crate::experiments::MACHINE => diags.push(
                 Diagnostic::new(
                     Place::file(crate_dir.join("Cargo.toml")),
                     format!("an experiment may not be named `{name}`"),

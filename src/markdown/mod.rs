@@ -185,7 +185,7 @@ pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
                 for piece in split_values(&text) {
                     if let Piece::Value(expr) = piece {
                         let name = expr.split(['.', '|', ' ']).next().unwrap_or_default();
-                        if name == crate::values::MACHINE {
+                        if name == crate::experiments::MACHINE {
                             continue;
                         }
                         refs.push((name.to_string(), range.clone()));
