@@ -195,8 +195,8 @@ mod tests {
         let q = of(&runs, "n").unwrap();
         assert_eq!(q.exact, None);
         assert_eq!(q.value, 201.0);
-        // s = 1, s/√3 = 0.57735, × 4.3027 → ± 2.4841.
-        assert!((q.high - 203.4841).abs() < 1e-3, "{q:?}");
+        // The geometric t-interval of 200, 201, 202: [198.5295, 203.4979].
+        assert!((q.high - 203.4979).abs() < 1e-3, "{q:?}");
     }
 
     #[test]

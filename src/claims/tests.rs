@@ -138,7 +138,8 @@ fn an_inconclusive_claim_is_decided_by_more_runs() {
 
 #[test]
 fn a_claim_still_inconclusive_after_the_budget_fails_the_build_with_its_values() {
-    // Runs 10, 12, 20, 5: median 11; mean 11.75, s = 6.238, s/√4 × t(3) = 3.1824 → ± 9.926.
+    // Runs 10, 12, 20, 5: median 11; the geometric t-interval (t(3) = 3.1824) is
+    // [4.204, 26.06].
     let (s, asked) = settle_with(
         &[("small", "x.t < 15")],
         vec![run(10.0, 0.1), run(12.0, 0.1)],
@@ -150,7 +151,7 @@ fn a_claim_still_inconclusive_after_the_budget_fails_the_build_with_its_values()
     assert_eq!(
         e,
         "content/a/index.vi.md:5:10: error: claim `small` is inconclusive after 4 runs: x.t < 15
-  x.t = 11 ns [1.824 ns, 21.68 ns] over 4 runs
+  x.t = 11 ns [4.204 ns, 26.06 ns] over 4 runs
  5 |   small: x.t < 15
    |          ^
   = help: each experiment had its 2 runs and 2 extra. Measure more: raise `[claims] extra_runs` or `extra_secs` in site.toml, or run `measured build --rerun x` on a quiet machine; or soften the sentence and its claim"
@@ -168,7 +169,7 @@ fn a_value_that_moved_is_told_apart_from_noise() {
     );
     let e = s.unwrap_err().to_string();
     assert!(
-        e.contains("  re-measuring moved it rather than widening it: 10.05 ns [9.415 ns, 10.69 ns] over 2 runs in runs 1–2 (load 0.1 → 0.1), 20 ns [19.75 ns, 20.25 ns] over 3 runs in runs 3–5 (load 3 → 3); a value that shifts with the machine's state is not noise"),
+        e.contains("  re-measuring moved it rather than widening it: 10.05 ns [9.434 ns, 10.71 ns] over 2 runs in runs 1–2 (load 0.1 → 0.1), 20 ns [19.75 ns, 20.25 ns] over 3 runs in runs 3–5 (load 3 → 3); a value that shifts with the machine's state is not noise"),
         "{e}"
     );
 }
@@ -183,10 +184,10 @@ fn a_claim_that_fails_is_not_measured_again_and_says_what_the_data_supports() {
     );
     assert!(asked.is_empty());
     let e = s.unwrap_err().to_string();
-    // Runs 10, 10.2, 10.1: mean 10.1, s = 0.1, s/√3 × t(2) → ± 0.2484.
+    // Runs 10, 10.2, 10.1: the geometric t-interval is [9.854, 10.35].
     assert!(
         e.contains(
-            "error: claim `slow` fails: x.t > 20\n  x.t = 10.1 ns [9.852 ns, 10.35 ns] over 3 runs"
+            "error: claim `slow` fails: x.t > 20\n  x.t = 10.1 ns [9.854 ns, 10.35 ns] over 3 runs"
         ),
         "{e}"
     );
@@ -198,9 +199,9 @@ fn a_claim_that_fails_is_not_measured_again_and_says_what_the_data_supports() {
         e.contains("error: claim `same` fails: x.t ~= 11 ± 1%"),
         "{e}"
     );
-    // 9.8516 / 11 and 10.3484 / 11.
+    // 9.8543 / 11 and 10.3512 / 11.
     assert!(
-        e.contains("  LHS / RHS is within [0.8956, 0.9408], the band is [0.99, 1.01]"),
+        e.contains("  LHS / RHS is within [0.8958, 0.941], the band is [0.99, 1.01]"),
         "{e}"
     );
     assert!(

@@ -47,9 +47,12 @@ impl Estimate {
     }
 }
 
+/// A change of scale and its inverse.
+type Scale = fn(f64) -> f64;
+
 /// Combines runs whose point values are `points` and own intervals `own` (same order): the
-/// median of the points, and the t-interval of their mean (k − 1 degrees of freedom) widened
-/// to hold the median. Runs with no spread (one run, or equal points) keep the median run's
+/// median of the points, and the t-interval of their mean (k − 1 degrees of freedom; of
+/// their logarithms when all are positive) widened to hold the median. Runs with no spread (one run, or equal points) keep the median run's
 /// own interval.
 pub fn estimate(points: &[f64], own: &[(f64, f64)]) -> Estimate {
     let k = points.len();
@@ -65,19 +68,32 @@ pub fn estimate(points: &[f64], own: &[(f64, f64)]) -> Estimate {
         [m] => points[*m],
         [a, b, ..] => points[*a] / 2.0 + points[*b] / 2.0,
     };
-    let mean = points.iter().map(|p| p / k as f64).sum::<f64>();
+    // Positive quantities (times, ratios, rates) vary by factors from run to run, and a run
+    // slowed by the machine's load is a factor off, not an amount: their interval is taken on
+    // the logarithms (a geometric t-interval), which stays positive and is not dragged past
+    // zero by one slow run, as the interval of the plain mean was (a ratio read
+    // [-0.69, 14.6]).
+    let positive = points.iter().all(|&p| p > 0.0);
+    let (to, from): (Scale, Scale) = if positive {
+        (f64::ln, f64::exp)
+    } else {
+        (|x| x, |x| x)
+    };
+    let scaled: Vec<f64> = points.iter().map(|&p| to(p)).collect();
+    let mean = scaled.iter().map(|p| p / k as f64).sum::<f64>();
     let var = match k {
         0 | 1 => 0.0,
-        _ => points.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (k - 1) as f64,
+        _ => scaled.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (k - 1) as f64,
     };
     // Runs that show no spread at all (one run, or medians equal to the last digit, as a
     // coarse clock gives) say nothing about it: the median run's own interval stands.
-    let (low, high) = if var == 0.0 {
+    let no_spread = points.iter().all(|&p| p == points[0]);
+    let (low, high) = if no_spread {
         let hull = |(l, h): (f64, f64), &i: &usize| (l.min(own[i].0), h.max(own[i].1));
         middle.iter().fold((value, value), hull)
     } else {
         let half = t975(k - 1) * var.sqrt() / (k as f64).sqrt();
-        (mean - half, mean + half)
+        (from(mean - half), from(mean + half))
     };
     Estimate {
         value,
@@ -269,30 +285,38 @@ mod tests {
 
     #[test]
     fn three_runs_give_the_t_interval_of_their_mean() {
-        // Medians 10, 12, 14: mean 12, s = 2, s/√3 = 1.1547, × t(2) = 4.3027 → ± 4.9683.
+        // Medians 10, 12, 14: logarithms 2.3026, 2.4849, 2.6391, mean 2.4755, s = 0.1684,
+        // s/√3 = 0.0972, × t(2) = 4.3027 → ± 0.4183: e^2.0572 = 7.8233, e^2.8938 = 18.0642.
         let e = estimate(
             &[14.0, 10.0, 12.0],
             &[(13.0, 15.0), (9.5, 10.5), (11.8, 12.2)],
         );
         assert_eq!(e.value, 12.0);
-        assert!(close(e.low, 7.0317) && close(e.high, 16.9683), "{e:?}");
+        assert!(close(e.low, 7.8233) && close(e.high, 18.0642), "{e:?}");
     }
 
     #[test]
     fn runs_that_agree_are_not_held_back_by_a_wide_own_interval() {
-        // Runs agree (100, 100.5, 101: s = 0.5, s/√3 = 0.2887, × t(2) = 4.3027 → ± 1.2421)
+        // Runs agree (100, 100.5, 101: the geometric t-interval is [99.2647, 101.7490])
         // although the median run's own interval is wide: the runs are the evidence.
         let e = estimate(
             &[100.0, 100.5, 101.0],
             &[(99.0, 101.0), (90.0, 110.0), (100.0, 102.0)],
         );
         assert_eq!(e.value, 100.5);
-        assert!(close(e.low, 99.2579) && close(e.high, 101.7421), "{e:?}");
+        assert!(close(e.low, 99.2647) && close(e.high, 101.7490), "{e:?}");
         // An even count: the point is the middle pair's mean.
         let e = estimate(&[1.0, 3.0], &[(0.9, 1.1), (2.0, 40.0)]);
         assert_eq!(e.value, 2.0);
-        // mean 2, s = √2, s/√2 = 1, × t(1) = 12.7062.
-        assert!(close(e.low, -10.7062) && close(e.high, 14.7062), "{e:?}");
+        // ln 1 = 0, ln 3 = 1.0986: mean 0.5493, s/√2 = 0.5493, × t(1) = 12.7062 → ± 6.9796,
+        // so [e^-6.4303, e^7.5289] = [0.001612, 1861.06]: two runs say little.
+        assert!(close(e.low, 0.001612) && close(e.high, 1861.057), "{e:?}");
+        // Values that are not all positive keep the plain t-interval: mean 1, s = √2.
+        let e = numbers(&[-1.0, 3.0]);
+        assert!(
+            close(e.low, 1.0 - 12.7062 * 2.0) && close(e.high, 1.0 + 12.7062 * 2.0),
+            "{e:?}"
+        );
         // One run is its own interval.
         let e = estimate(&[5.0], &[(4.0, 6.0)]);
         assert_eq!((e.value, e.low, e.high), (5.0, 4.0, 6.0));
@@ -301,9 +325,12 @@ mod tests {
     #[test]
     fn more_runs_shrink_the_interval_and_variation_widens_it() {
         let three = numbers(&[10.0, 12.0, 14.0]);
-        // Six runs: s = √(16/5) = 1.7889, s/√6 = 0.7303, × t(5) = 2.5706 → ± 1.8773.
+        // Six runs: the geometric t-interval is [10.1494, 13.9240], narrower than three's.
         let six = numbers(&[10.0, 12.0, 14.0, 10.0, 12.0, 14.0]);
-        assert!(close(six.high - 12.0, 1.8773), "{six:?}");
+        assert!(
+            close(six.low, 10.1494) && close(six.high, 13.9240),
+            "{six:?}"
+        );
         assert!(six.high - six.low < three.high - three.low);
         // A value that moves 2× between runs cannot keep a ±3 % interval.
         let t = |m: f64| json!({"type": "timing", "median": m, "ci_low": m * 0.97, "ci_high": m * 1.03});
@@ -325,8 +352,9 @@ mod tests {
         assert_eq!(c["t"]["q1"], 9.0, "the median run's other fields");
         assert_eq!(c["t"]["runs"], 3);
         assert_eq!(c["t"]["run_medians"], json!([10.0, 12.0, 11.0]));
-        // s = 1, s/√3 = 0.57735, × 4.3027 → ± 2.4841.
-        assert!(close(c["t"]["ci_low"].as_f64().unwrap(), 8.5159), "{c}");
+        // The geometric t-interval of 10, 12, 11 is [8.7460, 13.7586].
+        assert!(close(c["t"]["ci_low"].as_f64().unwrap(), 8.7460), "{c}");
+        assert!(close(c["t"]["ci_high"].as_f64().unwrap(), 13.7586), "{c}");
         assert_eq!(c["speed"]["value"], 2.1);
         assert_eq!(c["speed"]["run_values"], json!([2.0, 2.2, 2.1]));
         assert_eq!(
