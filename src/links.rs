@@ -1,7 +1,8 @@
 //! Internal link checking: every relative or root-relative link and image written in an article
-//! must lead to a file of the output, and its `#fragment` to an id on that page.
+//! must lead to a file of the output, and its `#fragment` to an id on that page; no page of
+//! the output may carry the same id twice (a fragment would lead to the first one only).
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::markdown::Link;
 use crate::output::Output;
 
@@ -16,6 +17,51 @@ pub fn check(page_url: &str, links: &[Link], output: &Output) -> Diagnostics {
         }
     }
     diags
+}
+
+/// Every HTML file of the output whose ids repeat: one diagnostic per page and id.
+pub fn check_ids(output: &Output) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for (path, bytes) in output.files.iter().filter(|(p, _)| p.ends_with(".html")) {
+        diags.extend(duplicate_ids(path, &String::from_utf8_lossy(bytes)));
+    }
+    diags
+}
+
+/// The repeated ids of the page published at `page_url` (incremental rebuilds).
+pub fn check_ids_at(page_url: &str, output: &Output) -> Diagnostics {
+    match output_file(page_url, output) {
+        Some(file) => duplicate_ids(&file, &output.text(&file).unwrap_or_default()),
+        None => Diagnostics::default(),
+    }
+}
+
+/// One diagnostic per id that the HTML `html` of the output file `path` carries more than once.
+fn duplicate_ids(path: &str, html: &str) -> Diagnostics {
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    for id in ids(html) {
+        *seen.entry(id).or_default() += 1;
+    }
+    let mut diags = Diagnostics::default();
+    for (id, n) in seen.into_iter().filter(|&(_, n)| n > 1) {
+        diags.push(
+            Diagnostic::new(Place::file(path), format!("the page /{path} has {n} elements with id `{id}`"))
+                .with_hint("a link to #id leads to the first one only: rename the heading ({#other-id}) or the theme's element"),
+        );
+    }
+    diags
+}
+
+/// The values of the `id="…"` attributes of an HTML text.
+fn ids(html: &str) -> impl Iterator<Item = &str> {
+    html.match_indices("id=\"").filter_map(move |(at, _)| {
+        let before = html[..at].chars().next_back()?;
+        if !before.is_ascii_whitespace() {
+            return None;
+        }
+        let rest = &html[at + 4..];
+        rest.find('"').map(|end| &rest[..end])
+    })
 }
 
 fn check_one(page_url: &str, dest: &str, output: &Output) -> Result<(), String> {
@@ -96,7 +142,6 @@ fn output_file(target: &str, output: &Output) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::Place;
 
     fn output() -> Output {
         let mut o = Output::default();
@@ -158,6 +203,23 @@ mod tests {
             errors("/a/", "../../../x"),
             ["broken link `../../../x`: it leads outside the site"]
         );
+    }
+
+    #[test]
+    fn duplicate_ids_are_named() {
+        let mut o = output();
+        o.insert(
+            "b/index.html".into(),
+            b"<nav id=\"series\"></nav><h2 data-id=\"x\" id=\"series\">S</h2><h2 id=\"ok\">"
+                .to_vec(),
+        );
+        let messages: Vec<String> = check_ids(&o).0.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            messages,
+            ["the page /b/index.html has 2 elements with id `series`"]
+        );
+        assert_eq!(check_ids_at("/b/", &o).0.len(), 1);
+        assert!(check_ids_at("/a/", &o).is_empty());
     }
 
     #[test]

@@ -240,7 +240,8 @@ fn read_edits(
 }
 
 /// Checks the links written in the re-rendered `pages`, and the links of every other page to
-/// an anchor of one of them (`anchors`: [`anchor_links`]), since anchors may be what changed.
+/// an anchor of one of them (`anchors`: [`anchor_links`]), since anchors may be what changed;
+/// the re-rendered pages are checked for repeated ids.
 fn check_links(
     site: &Site,
     bodies: &[Arc<Rendered>],
@@ -255,6 +256,9 @@ fn check_links(
         }
     }
     let mut diags = Diagnostics::default();
+    for &i in pages {
+        diags.extend(links::check_ids_at(&site.pages[i].url, output));
+    }
     for i in check {
         diags.extend(links::check(&site.pages[i].url, &bodies[i].links, output));
     }

@@ -131,7 +131,8 @@ fn add_static_files(
     diags.into_result(())
 }
 
-/// Every internal link and anchor of every body, checked against the output.
+/// Every internal link and anchor of every body, checked against the output, and every page of
+/// the output checked for repeated ids.
 pub(super) fn check_links(
     site: &Site,
     bodies: &[Arc<Rendered>],
@@ -145,6 +146,7 @@ pub(super) fn check_links(
         .collect();
     let mut diags = Diagnostics::default();
     all.into_iter().for_each(|d| diags.extend(d));
+    diags.extend(links::check_ids(output));
     diags.into_result(())
 }
 
