@@ -216,12 +216,7 @@ fn build(
     drafts: bool,
     experiments: ExperimentArgs,
 ) -> Result<(), measured::Diagnostics> {
-    let opts = measured::BuildOptions {
-        root,
-        drafts,
-        experiments: experiments.options(),
-        ..Default::default()
-    };
+    let opts = build_options(root, drafts, &experiments);
     let started = std::time::Instant::now();
     let progress = progress::Terminal::new();
     let (built, retired) =
@@ -254,12 +249,7 @@ fn check(
     drafts: bool,
     experiments: ExperimentArgs,
 ) -> Result<(), measured::Diagnostics> {
-    let opts = measured::BuildOptions {
-        root,
-        drafts,
-        experiments: experiments.options(),
-        ..Default::default()
-    };
+    let opts = build_options(root, drafts, &experiments);
     let progress = progress::Terminal::new();
     let built = measured::pipeline::build_with_progress(&opts, &progress)?;
     print_warnings(&built.warnings);
@@ -283,12 +273,7 @@ fn check(
     reason = "main's commands are the one place that prints"
 )]
 fn freeze(root: PathBuf) -> Result<(), measured::Diagnostics> {
-    let opts = measured::BuildOptions {
-        root,
-        drafts: false,
-        experiments: ExperimentArgs::default().options(),
-        ..Default::default()
-    };
+    let opts = build_options(root, false, &ExperimentArgs::default());
     let progress = progress::Terminal::new();
     let built = measured::pipeline::build_with_progress(&opts, &progress)?;
     let names: BTreeSet<String> = built.experiments_used.iter().cloned().collect();
@@ -326,4 +311,19 @@ fn new(
         }
     }
     Ok(())
+}
+
+/// What `build`, `check` and `freeze` build: the site at `root`, with the command line's
+/// experiment options.
+fn build_options(
+    root: PathBuf,
+    drafts: bool,
+    experiments: &ExperimentArgs,
+) -> measured::BuildOptions {
+    measured::BuildOptions {
+        root,
+        drafts,
+        experiments: experiments.options(),
+        ..Default::default()
+    }
 }
