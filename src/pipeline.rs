@@ -25,6 +25,7 @@ mod bodies;
 mod edit;
 mod files;
 mod inputs;
+mod marks;
 mod measure;
 mod memo;
 mod search;
@@ -216,14 +217,17 @@ impl Session {
         let highlighter = self.highlighter(&config);
         let hooks = Injector {
             measurements: m,
+            claims: &measured.claims,
             strings: &strings,
             config: &config,
             highlighter: &highlighter,
         };
         let bodies = self.bodies(&site, &hooks)?;
+        marks::check(&site, &bodies.bodies, &measured.claims)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
-        let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
+        let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
+        warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
         let inputs = RenderInputs {
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
@@ -267,6 +271,7 @@ impl Session {
         self.memo.kept = measured.kept.then(|| edit::Kept {
             anchor_links: edit::anchor_links(&inputs.site, &inputs.bodies),
             measurements: measured.measurements.clone(),
+            claims: measured.claims.clone(),
             labels: bodies.labels,
             results: bodies.results,
             highlighter,

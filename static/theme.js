@@ -20,8 +20,9 @@
         try { localStorage.setItem("theme", next); } catch (e) { /* storage disabled */ }
       });
     }
-    // Measured values: the tooltip (spread, n, where and when) for keyboard and screen readers.
-    document.querySelectorAll("data[title]").forEach(function (value, i) {
+    // Measured values and checked claims: the tooltip (spread, n, where and when) for keyboard
+    // and screen readers.
+    document.querySelectorAll("data[title], .claim[title]").forEach(function (value, i) {
       var tip = document.createElement("span");
       tip.id = "measured-tip-" + i;
       tip.hidden = true;

@@ -42,18 +42,24 @@ fn vary_site(medians: &[f64], claims: &[&str], site_toml: &str) -> TestSite {
             common::SITE_TOML
         ),
     );
+    // Every claim is marked in both languages, as the build requires.
+    let marks: String = claims
+        .iter()
+        .filter_map(|c| c.split_once(':'))
+        .map(|(id, _)| format!(" {{{{ claim.{} }}}}", id.trim()))
+        .collect();
     let claims: String = claims.iter().map(|c| format!("\n  {c}")).collect();
     site.article(
         "a",
         "vi",
         &format!("title: A\ndate: 2026-01-01\nclaims:{claims}"),
-        "Mất {{ vary.t }}.\n",
+        &format!("Mất {{{{ vary.t }}}}.{marks}\n"),
     );
     site.article(
         "a",
         "en",
         "title: A\ndate: 2026-01-01",
-        "Takes {{ vary.t }}.\n",
+        &format!("Takes {{{{ vary.t }}}}.{marks}\n"),
     );
     site
 }
@@ -318,5 +324,153 @@ fn claims_are_declared_once_per_article_in_the_map_form() {
         my-claim: vary.t < 200"
         ),
         "{e}"
+    );
+}
+
+/// The titles of the claim marks on the built page `path`.
+fn marks(b: &measured::Built, path: &str) -> Vec<String> {
+    let doc = html(b, path);
+    let sel = scraper::Selector::parse("span.claim").unwrap();
+    doc.select(&sel)
+        .map(|m| {
+            assert_eq!(m.text().collect::<String>(), "✓");
+            assert_eq!(m.value().attr("tabindex"), Some("0"));
+            // Numbers keep their units with no-break spaces; compared here as plain spaces.
+            m.value()
+                .attr("title")
+                .unwrap_or_default()
+                .replace(['\u{a0}', '\u{202f}'], " ")
+        })
+        .collect()
+}
+
+#[test]
+fn a_marked_sentence_shows_its_claim_in_words_with_values_in_each_language() {
+    let site = vary_site(
+        &[100.0, 101.0, 102.0],
+        &[
+            "fast: vary.t < 200",
+            "count: vary.n == 200",
+            "like: vary.r ~= 1 ± 10%",
+        ],
+        "",
+    );
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let vi = marks(&b, "a/index.html");
+    let en = marks(&b, "en/a/index.html");
+    assert_eq!((vi.len(), en.len()), (3, 3));
+    // The timing reads as a duration with its combined interval and runs, the bound in the
+    // same unit, the count exactly; each language in its own words and number marks.
+    assert!(
+        en[0].starts_with("Checked when this page was built: vary.t (101 ns, ")
+            && en[0].contains(" over 3 runs) is below 200 ns. Measured "),
+        "{}",
+        en[0]
+    );
+    assert!(
+        vi[0].starts_with("Đã kiểm khi dựng trang: vary.t (101 ns, ")
+            && vi[0].contains(" qua 3 lần chạy) nhỏ hơn 200 ns. Đo ngày "),
+        "{}",
+        vi[0]
+    );
+    assert!(
+        en[1].starts_with("Checked when this page was built: vary.n (200) equals 200."),
+        "{}",
+        en[1]
+    );
+    assert!(
+        en[2].contains("vary.r (1.02×, 1×–1.04× over 3 runs) is within ±10% of 1×"),
+        "{}",
+        en[2]
+    );
+    assert!(
+        vi[2].contains("vary.r (1,02×, 1×–1,04× qua 3 lần chạy) chênh không quá ±10% so với 1×"),
+        "{}",
+        vi[2]
+    );
+}
+
+#[test]
+fn a_claim_marked_in_one_language_only_fails_naming_the_other_file() {
+    let site = vary_site(&[100.0], &["fast: vary.t < 200"], "");
+    site.article(
+        "a",
+        "en",
+        "title: A\ndate: 2026-01-01",
+        "Takes {{ vary.t }}.\n",
+    );
+    let e = errors(&site);
+    assert_eq!(
+        e,
+        "content/a/index.en.md: error: claim `fast` is marked in content/a/index.vi.md (line 7) but not in this translation
+  = help: write {{ claim.fast }} after the sentence that says the same, so readers of every language see it checked"
+    );
+}
+
+#[test]
+fn a_marker_naming_no_claim_is_an_error_where_it_is_written() {
+    let site = vary_site(&[100.0], &["fast: vary.t < 200"], "");
+    site.article(
+        "a",
+        "en",
+        "title: A\ndate: 2026-01-01",
+        "Takes {{ vary.t }}.\n\nQuick. {{ claim.fsat }} {{ claim.fast }}\n",
+    );
+    let e = errors(&site);
+    assert!(
+        e.starts_with("content/a/index.en.md:7:8: error: `claim.fsat` names no claim of this article (declared in "),
+        "{e}"
+    );
+    assert!(e.ends_with("= help: did you mean `claim.fast`?"), "{e}");
+}
+
+#[test]
+fn a_claim_marked_nowhere_is_an_error_at_its_declaration() {
+    let site = vary_site(&[100.0], &["fast: vary.t < 200"], "");
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01\nclaims:\n  fast: vary.t < 200\n  slow: vary.t > 1",
+        "Mất {{ vary.t }}. {{ claim.fast }}\n",
+    );
+    let e = errors(&site);
+    assert!(
+        e.starts_with("content/a/index.vi.md:6:3: error: claim `slow` is not marked in any sentence of the article"),
+        "{e}"
+    );
+}
+
+#[test]
+fn values_one_language_injects_and_another_does_not_are_warnings() {
+    let site = vary_site(&[100.0], &["fast: vary.t < 200"], "");
+    site.article(
+        "a",
+        "en",
+        "title: A\ndate: 2026-01-01",
+        "Takes {{ vary.t }}, of {{ vary.n }} and {{ vary.r | fixed(2) }}. {{ claim.fast }}\n",
+    );
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let w: Vec<(String, String)> = b
+        .warnings
+        .iter()
+        .map(|d| {
+            let path = d
+                .place
+                .path
+                .strip_prefix(site.root())
+                .unwrap_or(&d.place.path);
+            (
+                path.display().to_string(),
+                d.message
+                    .replace(&format!("{}/", site.root().display()), ""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        w,
+        [(
+            "content/a/index.vi.md".to_string(),
+            "injects 2 fewer value(s) than content/a/index.en.md: vary.n, vary.r".to_string()
+        )]
     );
 }

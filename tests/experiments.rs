@@ -28,13 +28,13 @@ fn nums_site() -> TestSite {
         "a",
         "vi",
         "title: A\ndate: 2026-01-01\nclaims:\n  faster: nums.speedup > 2\n  spread: nums.t.median < nums.t.max",
-        "Lớn {{ nums.big }}, lẻ {{ nums.frac }}, cố định {{ nums.frac | fixed(1) }}, thời gian {{ nums.t }}, gấp {{ nums.speedup }}, máy {{ nums.engine }}, byte {{ nums.rows.0.bytes | bytes }}.\n\nMáy {{ nums.engine | code }}, số {{ nums.big | code }}, Helm `{{ .Values.tag }}` giữ nguyên.\n\n{{ nums.plan | code }}\n\n```yaml\nimage: \"{{ helm.tag }}\"\n```\n",
+        "Lớn {{ nums.big }}, lẻ {{ nums.frac }}, cố định {{ nums.frac | fixed(1) }}, thời gian {{ nums.t }}, gấp {{ nums.speedup }}, máy {{ nums.engine }}, byte {{ nums.rows.0.bytes | bytes }}. {{ claim.faster }}{{ claim.spread }}\n\nMáy {{ nums.engine | code }}, số {{ nums.big | code }}, Helm `{{ .Values.tag }}` giữ nguyên.\n\n{{ nums.plan | code }}\n\n```yaml\nimage: \"{{ helm.tag }}\"\n```\n",
     );
     site.article(
         "a",
         "en",
         "title: A\ndate: 2026-01-01",
-        "Big {{ nums.big }}, fraction {{ nums.frac }}, fixed {{ nums.frac | fixed(1) }}, time {{ nums.t }}, speedup {{ nums.speedup }}, bytes {{ nums.rows.0.bytes | bytes }}.\n",
+        "Big {{ nums.big }}, fraction {{ nums.frac }}, fixed {{ nums.frac | fixed(1) }}, time {{ nums.t }}, speedup {{ nums.speedup }}, bytes {{ nums.rows.0.bytes | bytes }}. {{ claim.faster }}{{ claim.spread }}\n",
     );
     site
 }

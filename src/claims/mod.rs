@@ -7,6 +7,7 @@
 mod decide;
 mod explain;
 mod interval;
+mod marks;
 mod parse;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,6 +18,7 @@ pub use crate::frontmatter::claims::{Entry, Form, RawClaims, Written, locate};
 pub use decide::{DecideError, Decision, Outcome, compare, decide};
 pub use explain::{show, summary};
 pub use interval::{Exact, Quantity, quantity};
+pub use marks::{CLAIM, Mark, PageMarks, Parity, check as check_marks, marked_id, parity};
 pub use parse::{Cmp, Expr, Operand, ParseError, Tolerance, Value, experiments_of, parse};
 
 use crate::config::SiteConfig;
@@ -40,6 +42,21 @@ pub struct ArticleClaims {
     /// The file that declares them.
     pub path: PathBuf,
     pub claims: Vec<Claim>,
+}
+
+/// Every article's claims with their decisions, by the article's folder: what markers show.
+pub type Decided = BTreeMap<String, (ArticleClaims, Vec<Decision>)>;
+
+/// The identity of an article's claims as written (ids and expressions), for what shows them.
+pub fn written_key(article: &ArticleClaims) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    for c in &article.claims {
+        h.update(c.entry.id.as_bytes());
+        h.update(b"\0");
+        h.update(c.entry.text.as_bytes());
+        h.update(b"\0");
+    }
+    h.finalize()
 }
 
 /// How much more measuring inconclusive claims may ask for.

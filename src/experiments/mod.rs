@@ -23,6 +23,8 @@ pub use workspace::CrateInfo;
 /// The first name of `{{ machine.cores }}` and the other values of the measuring machine: no
 /// experiment may take it.
 pub const MACHINE: &str = "machine";
+/// The first name of a claim marker (`{{ claim.id }}`), which no experiment may take either.
+pub const CLAIM: &str = "claim";
 
 /// Which stored results to ignore.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -56,6 +56,13 @@ pub fn discover(dir: &Path) -> Result<BTreeMap<String, CrateInfo>, Diagnostics> 
                 )
                 .with_hint("{{ machine.cores }} and the like name the measuring machine: rename the experiment"),
             ),
+            Ok(name) if name == crate::experiments::CLAIM => diags.push(
+                Diagnostic::new(
+                    Place::file(crate_dir.join("Cargo.toml")),
+                    format!("an experiment may not be named `{name}`"),
+                )
+                .with_hint("{{ claim.id }} marks the sentence a claim supports: rename the experiment"),
+            ),
             Ok(name) if name == folder => {
                 let files = source_files(&crate_dir);
                 let mut hasher = blake3::Hasher::new();

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
+use crate::claims::{self, ArticleClaims, Decision};
 use crate::experiments::Measurement;
 use crate::lang::Lang;
 use crate::markdown::{BlockKind, HookError, Hooks};
@@ -19,11 +20,16 @@ const FIELDS: [&str; 5] = ["cores", "cpu", "memory", "kernel", "rustc"];
 pub struct PageHooks<'p, 'a> {
     pub injector: &'p Injector<'a>,
     pub experiments: BTreeSet<String>,
+    /// The claims of the page's article with their decisions, for `{{ claim.id }}`.
+    pub claims: Option<&'p (ArticleClaims, Vec<Decision>)>,
 }
 
 impl Hooks for PageHooks<'_, '_> {
     fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
         let reference = expr.split('|').next().unwrap_or_default().trim();
+        if let Some(id) = claims::marked_id(expr) {
+            return self.injector.claim_mark(self.claims, id, lang);
+        }
         match reference.split_once('.') {
             Some((MACHINE, field)) => {
                 let m = self.measuring(reference)?;

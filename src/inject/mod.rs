@@ -3,6 +3,7 @@
 //! source excerpts by marked region — plus each experiment's published source page
 //! (`source`).
 
+mod claim;
 mod machine;
 mod source;
 
@@ -28,6 +29,8 @@ pub use source::{ExtraPage, find_region, source_pages};
 /// The experiment stage's hooks into Markdown rendering.
 pub struct Injector<'a> {
     pub measurements: &'a Measurements,
+    /// Every article's claims with their decisions, by folder (`{{ claim.id }}`).
+    pub claims: &'a crate::claims::Decided,
     pub strings: &'a BTreeMap<Lang, Strings>,
     pub config: &'a SiteConfig,
     pub highlighter: &'a Highlighter,
@@ -35,7 +38,9 @@ pub struct Injector<'a> {
 
 impl Hooks for Injector<'_> {
     fn names_experiment(&self, name: &str) -> bool {
-        name == values::MACHINE || self.measurements.crates.contains_key(name)
+        name == values::MACHINE
+            || name == crate::claims::CLAIM
+            || self.measurements.crates.contains_key(name)
     }
 
     fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {

@@ -55,6 +55,11 @@ pub struct Rendered {
     /// The body's text for the search index: prose, code and what hooks injected, as a
     /// reader reads them (an image's alt text aside), with heading levels.
     pub text: crate::search_text::Text,
+    /// `{{ claim.id }}` markers, in the order written, with their places.
+    pub claim_marks: Vec<crate::claims::Mark>,
+    /// What the body injects: value references (`exp.path`, filters aside) and experiment
+    /// figures (```` ```experiment name ````), for the languages' parity.
+    pub injected: BTreeSet<String>,
 }
 
 /// The kinds of fenced block the generator handles itself.
@@ -185,7 +190,7 @@ pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
                 for piece in split_values(&text) {
                     if let Piece::Value(expr) = piece {
                         let name = expr.split(['.', '|', ' ']).next().unwrap_or_default();
-                        if name == crate::experiments::MACHINE {
+                        if name == crate::experiments::MACHINE || name == crate::claims::CLAIM {
                             continue;
                         }
                         refs.push((name.to_string(), range.clone()));

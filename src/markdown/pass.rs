@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Tag, TagEnd};
 
+use crate::claims::Mark;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::html::strip_tags;
 
@@ -113,6 +114,15 @@ impl<'a, 'i> Pass<'a, 'i> {
 
     /// What the pass collected, with the page's HTML.
     pub(super) fn finish(self, html: String) -> Result<Rendered, Diagnostics> {
+        let claim_marks = self
+            .values
+            .marks
+            .iter()
+            .map(|(id, at)| Mark {
+                id: id.clone(),
+                place: self.place(*at),
+            })
+            .collect();
         let (ids, toc) = self.headings.finish();
         let rendered = Rendered {
             html,
@@ -122,6 +132,8 @@ impl<'a, 'i> Pass<'a, 'i> {
             summary: self.summary.finish(),
             words: self.words,
             text: self.text.text,
+            claim_marks,
+            injected: self.values.injected,
         };
         self.diags.into_result(rendered)
     }
@@ -208,6 +220,13 @@ impl<'a, 'i> Pass<'a, 'i> {
         let offset = range.start;
         match code::block(kind) {
             Block::Hook(kind, args) => match input.hooks.block(kind, args, code, input.lang) {
+                Ok(html) if kind == super::BlockKind::Experiment => {
+                    // A figure is an injected value too, for the languages' parity.
+                    let name = args.split_whitespace().next().unwrap_or_default();
+                    self.values.injected.insert(format!("```experiment {name}"));
+                    self.text.html(&html);
+                    html
+                }
                 Ok(html) => {
                     self.text.html(&html);
                     html
@@ -245,16 +264,21 @@ impl<'a, 'i> Pass<'a, 'i> {
             from = at + 2;
             let at = range.start + at;
             let reference = expr.split('|').next().unwrap_or_default().trim();
+            let hint = if crate::claims::marked_id(expr).is_some() {
+                format!("write {{{{ {reference} }}}} after the sentence, outside the {outside}")
+            } else {
+                format!(
+                    "write {{{{ {reference} | code }}}} outside the {outside} to show the value \
+                     as code, or {{{{ {reference} }}}} to show it as prose"
+                )
+            };
             self.error(
                 at,
                 HookError::new(format!(
                     "`{{{{ {expr} }}}}` is inside a code {what}, so the page would show it as \
                      written, not the value it names"
                 ))
-                .hint(format!(
-                    "write {{{{ {reference} | code }}}} outside the {outside} to show the value \
-                     as code, or {{{{ {reference} }}}} to show it as prose"
-                )),
+                .hint(hint),
             );
         }
     }

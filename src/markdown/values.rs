@@ -1,6 +1,9 @@
 //! Values in prose: `{{ experiment.path | filter }}` becomes the experiment stage's HTML
 //! ([`super::Hooks::inline`]); an unclosed `{{` is an error placed where it was written.
 
+use std::collections::BTreeSet;
+
+use crate::claims::marked_id;
 use crate::html::escape;
 
 use super::{HookError, Input};
@@ -62,6 +65,10 @@ pub(super) fn in_code(code: &str, known: impl Fn(&str) -> bool) -> Vec<&str> {
 pub(super) struct Values {
     /// Where in the body the search for the next `{{` starts, for error places.
     cursor: usize,
+    /// `{{ claim.id }}` markers: the id and the offset of their `{{` in the body.
+    pub(super) marks: Vec<(String, usize)>,
+    /// The references injected (`exp.path`, filters aside), for the languages' parity.
+    pub(super) injected: BTreeSet<String>,
 }
 
 impl Values {
@@ -82,6 +89,13 @@ impl Values {
                 Piece::Value(expr) => {
                     let at = self.next_open(input.body, start);
                     self.cursor = at + 2;
+                    match marked_id(expr) {
+                        Some(id) => self.marks.push((id.to_string(), at)),
+                        None => {
+                            let reference = expr.split('|').next().unwrap_or_default().trim();
+                            self.injected.insert(reference.to_string());
+                        }
+                    }
                     match input.hooks.inline(expr, input.lang) {
                         Ok(v) => html.push_str(&v),
                         Err(e) => errors.push((at, e)),

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::claims;
 use crate::config::SiteConfig;
 use crate::content::SourceDoc;
 use crate::diag::Diagnostics;
@@ -43,7 +44,7 @@ impl Session {
         let fresh = AtomicUsize::new(0);
         let render = |i: usize| {
             let doc = &site.pages[i].doc;
-            let key = body_key(doc, results);
+            let key = body_key(doc, results, hooks.claims);
             let body = self.memo.bodies.try_get_or(&key, || {
                 fresh.fetch_add(1, Ordering::Relaxed);
                 render_body(doc, &labels, hooks)
@@ -84,9 +85,17 @@ impl Session {
 }
 
 /// The identity of what an article's rendered body is made from (`results`: the fingerprint
-/// of the measurements, which only bodies that use results depend on).
-pub(super) fn body_key(doc: &SourceDoc, results: blake3::Hash) -> blake3::Hash {
+/// of the measurements, which only bodies that use results depend on; the article's claims).
+pub(super) fn body_key(
+    doc: &SourceDoc,
+    results: blake3::Hash,
+    claims: &claims::Decided,
+) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
+    // Its markers show the article's claims, which one of its files declares for all.
+    if let Some((article, _)) = claims.get(&doc.dir) {
+        h.update(claims::written_key(article).as_bytes());
+    }
     h.update(doc.path.as_os_str().as_encoded_bytes());
     h.update(doc.lang.code().as_bytes());
     h.update(&doc.body_line.to_le_bytes());
@@ -106,6 +115,7 @@ pub(super) fn render_body(
     let page = PageHooks {
         injector: hooks,
         experiments: super::measure::refs_of(doc),
+        claims: hooks.claims.get(&doc.dir),
     };
     markdown::render(&markdown::Input {
         path: &doc.path,

@@ -32,6 +32,7 @@ pub(super) struct Kept {
     /// Everything the render stage read; an edit replaces what it changed.
     pub(super) inputs: RenderInputs,
     pub(super) measurements: Arc<Measurements>,
+    pub(super) claims: Arc<crate::claims::Decided>,
     pub(super) highlighter: Arc<Highlighter>,
     pub(super) labels: BTreeMap<Lang, Labels>,
     /// Per page: the experiments it refers to.
@@ -47,6 +48,7 @@ impl Kept {
     fn hooks(&self) -> Injector<'_> {
         Injector {
             measurements: &self.measurements,
+            claims: &self.claims,
             strings: &self.inputs.strings,
             config: &self.inputs.config,
             highlighter: &self.highlighter,
@@ -97,6 +99,7 @@ impl Session {
         let memo = &mut self.memo;
         let kept = memo.kept.as_mut().expect("checked above");
         let mut reach = apply_edits(kept, &mut memo.bodies, &mut memo.search.pages, edits);
+        super::marks::check(&kept.inputs.site, &kept.inputs.bodies, &kept.claims)?;
         // A translation's notice follows its original's body.
         let inputs = &mut kept.inputs;
         let (notices, warnings) =
@@ -116,6 +119,8 @@ impl Session {
         let anchors = &kept.anchor_links;
         check_links(&inputs.site, &inputs.bodies, &pages, anchors, &last.output)?;
         last.warnings = warnings;
+        last.warnings
+            .extend(super::marks::parity_warnings(&inputs.site, &inputs.bodies));
         last.experiments_ran.clear();
         last.work = Work {
             bodies_rendered,
@@ -218,7 +223,7 @@ fn read_edits(
         if doc.front != old.front || super::measure::refs_of(&doc) != kept.refs[i] {
             return Ok(None);
         }
-        let key = body_key(&doc, kept.results);
+        let key = body_key(&doc, kept.results, &kept.claims);
         let mut fresh = false;
         let body = bodies.try_get_or(&key, || {
             fresh = true;

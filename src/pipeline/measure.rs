@@ -18,6 +18,8 @@ use super::Session;
 /// The measurements of a build, and the experiments it built and ran to get them.
 pub(super) struct Measured {
     pub(super) measurements: Arc<Measurements>,
+    /// Every article's claims, decided on them.
+    pub(super) claims: Arc<claims::Decided>,
     pub(super) ran: Vec<String>,
     /// Whether they are kept for the next build (not after a forced rerun).
     pub(super) kept: bool,
@@ -73,6 +75,11 @@ impl Session {
             progress,
         };
         let settled = claims::settle(site, (*measurements).clone(), more)?;
+        let decided: claims::Decided = settled
+            .articles
+            .into_iter()
+            .map(|(a, d)| (a.dir.clone(), (a, d)))
+            .collect();
         let measurements = if settled.extra_runs > 0 {
             // The stored records changed: the next build reads them again.
             memo.measurements.clear();
@@ -82,6 +89,7 @@ impl Session {
         };
         Ok(Measured {
             measurements,
+            claims: Arc::new(decided),
             ran,
             kept: files.is_some(),
         })

@@ -1,0 +1,148 @@
+//! `{{ claim.id }}`: the mark a reader sees after a checked sentence, in the page's language:
+//! a focusable ✓ whose tooltip says the claim in words, each side's value with its interval
+//! and runs, and when and where they were measured.
+
+use crate::claims::{self, ArticleClaims, Claim, Cmp, Decision, Quantity, Tolerance, Value};
+use crate::format::{self, Filter};
+use crate::html::escape;
+use crate::i18n::Strings;
+use crate::lang::Lang;
+use crate::markdown::HookError;
+use crate::values::Kind;
+
+use super::Injector;
+
+impl Injector<'_> {
+    /// The mark of claim `id` of `article` (with its decisions), or why there is none.
+    pub(super) fn claim_mark(
+        &self,
+        article: Option<&(ArticleClaims, Vec<Decision>)>,
+        id: &str,
+        lang: &Lang,
+    ) -> Result<String, HookError> {
+        let Some((article, decisions)) = article else {
+            return Err(HookError::new(format!(
+                "`claim.{id}` marks a claim, and this article declares none"
+            ))
+            .hint(format!(
+                "declare it in the front matter of the article's original file: claims:\n  {id}: <experiment.path> > <number>"
+            )));
+        };
+        let Some(i) = article.claims.iter().position(|c| c.entry.id == id) else {
+            let ids = article.claims.iter().map(|c| c.entry.id.as_str());
+            let hint = match crate::diag::closest(id, ids.clone()) {
+                Some(near) => format!("did you mean `claim.{near}`?"),
+                None => format!(
+                    "the article's claims are: {}",
+                    ids.collect::<Vec<_>>().join(", ")
+                ),
+            };
+            return Err(HookError::new(format!(
+                "`claim.{id}` names no claim of this article (declared in {})",
+                article.path.display()
+            ))
+            .hint(hint));
+        };
+        let title = self.claim_title(&article.claims[i], &decisions[i], lang);
+        Ok(format!(
+            "<span class=\"claim\" role=\"note\" tabindex=\"0\" title=\"{}\">✓</span>",
+            escape(&title)
+        ))
+    }
+
+    /// The claim in words with its values: "Checked when this page was built: a, 3.1×
+    /// (2.9×–3.3×, 3 runs), is above 2.5. Measured 2026-12-01 on … (2 cores)."
+    fn claim_title(&self, claim: &Claim, d: &Decision, lang: &Lang) -> String {
+        let t = &self.strings[lang];
+        let expr = &claim.expr;
+        // A literal reads in the unit of the measured side it is compared with.
+        let kind = if d.lhs.runs > 0 {
+            d.lhs.kind
+        } else {
+            d.rhs.kind
+        };
+        let lhs = side(t, &expr.lhs.text, &expr.lhs.value, &d.lhs, kind, lang);
+        let rhs = side(t, &expr.rhs.text, &expr.rhs.value, &d.rhs, kind, lang);
+        let cmp = match expr.cmp {
+            Cmp::Lt => t.get("claim_lt").to_string(),
+            Cmp::Le => t.get("claim_le").to_string(),
+            Cmp::Gt => t.get("claim_gt").to_string(),
+            Cmp::Ge => t.get("claim_ge").to_string(),
+            Cmp::Eq => t.get("claim_eq").to_string(),
+            Cmp::Ne => t.get("claim_ne").to_string(),
+            Cmp::Approx(tol) => {
+                let band = match tol {
+                    Tolerance::Relative(p) => {
+                        format!("±{}%", format::number(p, false, Filter::Auto, lang))
+                    }
+                    Tolerance::Absolute(x) => format!("±{}", show(x, kind, lang)),
+                };
+                t.fill("claim_approx", &[("band", &band)])
+            }
+        };
+        let place = self.claim_where(expr, t);
+        t.fill(
+            "claim_mark",
+            &[
+                ("lhs", &lhs),
+                ("cmp", &cmp),
+                ("rhs", &rhs),
+                ("where", &place),
+            ],
+        )
+    }
+
+    /// When and where the claim's first measured side was measured.
+    fn claim_where(&self, expr: &claims::Expr, t: &Strings) -> String {
+        let measured = [&expr.lhs.value, &expr.rhs.value]
+            .into_iter()
+            .find_map(|v| match v {
+                Value::Path { experiment } => self.measurements.by_name.get(experiment),
+                Value::Number(_) => None,
+            });
+        let Some(m) = measured else {
+            return String::new();
+        };
+        let p = &m.record.provenance;
+        let mut s = t.fill(
+            "claim_where",
+            &[
+                ("date", p.measured_at.get(..10).unwrap_or(&p.measured_at)),
+                ("cpu", &p.cpu),
+                ("cores", &p.cores.to_string()),
+            ],
+        );
+        if p.quick {
+            s.push_str(" · ");
+            s.push_str(t.get("quick_mode_short"));
+        }
+        s
+    }
+}
+
+/// One side of a claim: a literal as a number, a measured value with its interval and runs.
+fn side(t: &Strings, text: &str, value: &Value, q: &Quantity, kind: Kind, lang: &Lang) -> String {
+    match value {
+        Value::Number(_) => show(q.value, kind, lang),
+        Value::Path { .. } if q.exact.is_some() => t.fill(
+            "claim_exact",
+            &[("name", text), ("value", &show(q.value, q.kind, lang))],
+        ),
+        Value::Path { .. } => t.fill(
+            "claim_measured",
+            &[
+                ("name", text),
+                ("value", &show(q.value, q.kind, lang)),
+                ("low", &show(q.low, q.kind, lang)),
+                ("high", &show(q.high, q.kind, lang)),
+                ("runs", &q.runs.to_string()),
+            ],
+        ),
+    }
+}
+
+/// A number of `kind` as the page shows it.
+fn show(x: f64, kind: Kind, lang: &Lang) -> String {
+    let is_int = kind == Kind::Plain && x.fract() == 0.0;
+    format::number(x, is_int, kind.default_filter(), lang)
+}
