@@ -220,7 +220,8 @@ impl Session {
             config: &config,
             highlighter: &highlighter,
         };
-        let bodies = self.bodies(&site, &hooks)?;
+        let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
+        let bodies = self.bodies(&site, &hooks, body_theme)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
@@ -267,7 +268,7 @@ impl Session {
         self.memo.kept = measured.kept.then(|| edit::Kept {
             anchor_links: edit::anchor_links(&inputs.site, &inputs.bodies),
             measurements: measured.measurements.clone(),
-            labels: bodies.labels,
+            theme: bodies.theme,
             results: bodies.results,
             highlighter,
             refs,

@@ -8,6 +8,7 @@ use measured::format::{self, Filter};
 use measured::highlight::Highlighter;
 use measured::lang::Lang;
 use measured::markdown::{self, BlockKind, HookError, Hooks, Input, Labels};
+use measured::theme::ThemeIds;
 use proptest::prelude::*;
 
 /// Hooks that show a value as `<data>EXPR</data>` after checking its filter, as the real
@@ -40,6 +41,7 @@ fn render(body: &str) -> Result<markdown::Rendered, measured::Diagnostics> {
             highlighter,
             hooks: &Echo,
             labels: &Labels::default(),
+            theme_ids: &ThemeIds::default(),
         })
     })
 }
