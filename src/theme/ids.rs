@@ -65,7 +65,7 @@ impl ThemeIds {
     }
 
     /// Whether `id` has the shape of a family whose literal text comes first (`reproduce-…`):
-    /// no suffix takes an id out of such a family.
+    /// `-1` after it keeps that start, so only another start takes an id out of the family.
     pub fn in_prefix_family(&self, id: &str) -> bool {
         self.families
             .iter()
