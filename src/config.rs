@@ -21,6 +21,8 @@ struct RawConfig {
     show_untranslated: Option<bool>,
     /// How many of the latest articles each language's feed carries (0: all).
     feed_limit: Option<usize>,
+    /// How many articles a page of a listing (home, tag page) shows (0: all on one page).
+    paginate: Option<usize>,
     experiments: Option<RawExperiments>,
     claims: Option<RawClaims>,
     highlight: Option<RawHighlight>,
@@ -140,6 +142,9 @@ pub struct SiteConfig {
     pub show_untranslated: bool,
     /// The latest articles each feed carries; `usize::MAX` for all.
     pub feed_limit: usize,
+    /// The articles a page of a listing shows (`paginate`, default 10); `None`: all on one
+    /// page. Page 1 is the listing's own URL, page n `<listing>page/<n>/`.
+    pub paginate: Option<std::num::NonZeroUsize>,
     pub experiments: ExperimentsConfig,
     pub claims: ClaimsConfig,
     /// Whether the site has a search index and box (`[search] enabled`).
@@ -215,6 +220,9 @@ impl SiteConfig {
     }
 }
 
+/// The articles a page of a listing shows when `site.toml` does not say (Hugo's default).
+pub const DEFAULT_PAGINATE: usize = 10;
+
 /// Reads and validates `<root>/site.toml`.
 pub fn load(root: &Path) -> Result<SiteConfig, Diagnostics> {
     let path = root.join("site.toml");
@@ -266,6 +274,7 @@ fn validate(
         author,
         show_untranslated,
         feed_limit,
+        paginate,
         experiments,
         claims,
         highlight,
@@ -346,6 +355,7 @@ fn validate(
             0 => usize::MAX,
             n => n,
         },
+        paginate: std::num::NonZeroUsize::new(paginate.unwrap_or(DEFAULT_PAGINATE)),
         experiments,
         claims,
         search: search.and_then(|s| s.enabled).unwrap_or(true),
@@ -386,6 +396,24 @@ mod tests {
         );
         assert_eq!(c.lang_prefix(&c.default_lang), "/");
         assert_eq!(c.lang_prefix(c.lang("en").unwrap()), "/en/");
+        assert_eq!(c.paginate.map(|n| n.get()), Some(10));
+    }
+
+    #[test]
+    fn paginate_is_a_page_size_zero_for_one_page_and_never_negative() {
+        let size = |line: &str| {
+            let text = format!("{line}\n{MINIMAL}");
+            parse_str(&text).map(|c| c.paginate.map(|n| n.get()))
+        };
+        assert_eq!(size("paginate = 25").unwrap(), Some(25));
+        assert_eq!(size("paginate = 0").unwrap(), None);
+        let e = size("paginate = -1").unwrap_err().to_string();
+        assert!(e.contains("site.toml:1:12"), "{e}");
+        let e = size("paginate_by = 5").unwrap_err().to_string();
+        assert!(
+            e.contains("site.toml:1:1") && e.contains("unknown field `paginate_by`"),
+            "{e}"
+        );
     }
 
     #[test]

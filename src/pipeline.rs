@@ -222,7 +222,8 @@ impl Session {
             config: &config,
             highlighter: &highlighter,
         };
-        let bodies = self.bodies(&site, &hooks)?;
+        let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
+        let bodies = self.bodies(&site, &hooks, body_theme)?;
         marks::check(&site, &bodies.bodies, &measured.claims)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
@@ -272,7 +273,7 @@ impl Session {
             anchor_links: edit::anchor_links(&inputs.site, &inputs.bodies),
             measurements: measured.measurements.clone(),
             claims: measured.claims.clone(),
-            labels: bodies.labels,
+            theme: bodies.theme,
             results: bodies.results,
             highlighter,
             refs,

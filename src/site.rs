@@ -47,6 +47,10 @@ pub struct Site {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// The folder of a listing's later pages: page n of the listing at `/tags/x/` is
+/// `/tags/x/page/n/` (Hugo's and Zola's shape); page 1 is the listing's own URL.
+pub const PAGES: &str = "page";
+
 /// Options of the assembly stage.
 #[derive(Debug, Clone, Default)]
 pub struct AssembleOptions {
@@ -141,6 +145,14 @@ fn check_urls(
         reserved.insert(format!("{prefix}tags/"), "the tag index".into());
         if prefix != "/" {
             reserved.insert(prefix.clone(), format!("the home page of `{lang}`"));
+        }
+        // Taken however few articles there are, so an article never loses its URL when the
+        // site grows past a page.
+        if config.paginate.is_some() {
+            reserved.insert(
+                format!("{prefix}{PAGES}/"),
+                format!("the later pages of the home page of `{lang}` ({prefix}{PAGES}/2/, …)"),
+            );
         }
     }
     reserved.extend(taken.iter().cloned());

@@ -1,8 +1,12 @@
 //! The theme: Tera templates, UI strings and static files built into the binary, overridden
 //! file by file by the site's own `templates/` and `static/`. Stylesheets and scripts are
-//! minified as they are read ([`minify`]).
+//! minified as they are read ([`minify`]); the ids its templates write are read from them
+//! ([`ThemeIds`]).
 
+mod ids;
 mod minify;
+
+pub use ids::ThemeIds;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

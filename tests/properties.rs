@@ -1,13 +1,16 @@
 //! Properties of the functions that read what authors write, checked on generated inputs by
 //! proptest in every `cargo test`: the front-matter splitter, the `{{ }}` values of a body,
-//! URL segments and number formatting. The same functions have fuzz targets in `fuzz/`.
+//! URL segments, number formatting and the claims parser. The same functions have fuzz
+//! targets in `fuzz/`.
 
 use std::path::Path;
 
+use measured::claims::{self, Cmp, Exact, Tolerance, Value};
 use measured::format::{self, Filter};
 use measured::highlight::Highlighter;
 use measured::lang::Lang;
 use measured::markdown::{self, BlockKind, HookError, Hooks, Input, Labels};
+use measured::theme::ThemeIds;
 use proptest::prelude::*;
 
 /// Hooks that show a value as `<data>EXPR</data>` after checking its filter, as the real
@@ -40,6 +43,7 @@ fn render(body: &str) -> Result<markdown::Rendered, measured::Diagnostics> {
             highlighter,
             hooks: &Echo,
             labels: &Labels::default(),
+            theme_ids: &ThemeIds::default(),
         })
     })
 }
@@ -139,6 +143,75 @@ proptest! {
         for (value, plain) in [(i128::from(i), i.to_string()), (i128::from(u), u.to_string())] {
             let shown = format::integer(value, Filter::Auto, &lang);
             prop_assert_eq!(shown.replace('.', ""), plain);
+        }
+    }
+}
+
+/// An operand as an author writes it: an experiment path or a number literal.
+fn operand() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z][a-z0-9_-]{0,8}(\\.[a-z0-9_]{1,6}){1,3}",
+        "-?[0-9]{1,6}(\\.[0-9]{1,4})?(e-?[0-9]{1,2})?",
+    ]
+}
+
+/// Spaces or nothing, where an author may put them.
+fn gap() -> impl Strategy<Value = &'static str> {
+    prop_oneof![Just(""), Just(" "), Just("  ")]
+}
+
+/// `text`'s characters from character `at`, as many as `of` has: what an operand's `at` points to.
+fn chars_at(text: &str, at: usize, of: &str) -> String {
+    text.chars().skip(at).take(of.chars().count()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn a_claim_parses_into_its_operands_where_they_are_written(
+        (lhs, rhs) in (operand(), operand()),
+        op in prop_oneof![Just("<"), Just("<="), Just(">"), Just(">="), Just("=="), Just("!="), Just("~=")],
+        (g1, g2, g3) in (gap(), gap(), gap()),
+        tol in prop_oneof![Just("± 10%"), Just("+- 0.05"), Just("±2.5")],
+    ) {
+        let tail = if op == "~=" { format!(" {tol}") } else { String::new() };
+        let text = format!("{g1}{lhs}{g2}{op}{g3}{rhs}{tail}");
+        let e = claims::parse(&text).unwrap_or_else(|e| panic!("{text:?}: {}", e.message));
+        prop_assert_eq!(e.cmp.symbol(), op);
+        for (operand, written) in [(&e.lhs, &lhs), (&e.rhs, &rhs)] {
+            prop_assert_eq!(&operand.text, written);
+            prop_assert_eq!(chars_at(&text, operand.at, written), written.as_str(), "{:?}", text);
+            match &operand.value {
+                Value::Path { experiment } => {
+                    prop_assert_eq!(Some(experiment.as_str()), written.split('.').next());
+                }
+                Value::Number(n) => {
+                    let x: f64 = written.parse().unwrap();
+                    prop_assert_eq!(n.as_f64(), x);
+                    prop_assert_eq!(matches!(n, Exact::Int(_)), !written.contains(['.', 'e']));
+                }
+            }
+        }
+        if let Cmp::Approx(t) = e.cmp {
+            let expected = match tol {
+                "± 10%" => Tolerance::Relative(10.0),
+                "+- 0.05" => Tolerance::Absolute(0.05),
+                _ => Tolerance::Absolute(2.5),
+            };
+            prop_assert_eq!(t, expected);
+        }
+    }
+
+    #[test]
+    fn any_claim_text_parses_or_says_where_it_is_wrong(text in "[a-z0-9 .<>=!~±%+\\-eE_]{0,40}|\\PC{0,20}") {
+        match claims::parse(&text) {
+            Ok(e) => {
+                for operand in [&e.lhs, &e.rhs] {
+                    prop_assert_eq!(chars_at(&text, operand.at, &operand.text), operand.text.as_str());
+                }
+            }
+            Err(e) => prop_assert!(e.at <= text.chars().count(), "{:?} at {}", text, e.at),
         }
     }
 }

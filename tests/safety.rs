@@ -329,3 +329,88 @@ fn a_null_title_is_an_error_at_its_line() {
         )]
     );
 }
+
+/// Every `id` attribute of a parsed page, in document order.
+fn ids(page: &scraper::Html) -> Vec<String> {
+    common::attrs(page, "[id]", "id")
+}
+
+#[test]
+fn headings_named_like_the_themes_ids_get_ids_of_their_own() {
+    let site = TestSite::new();
+    let front = "title: A\ndate: 2026-01-02\ntags: [mạng]\nseries: Mạng\npart: 1";
+    let body = "Xem [loạt bài](#series-1) và [hộp loạt bài](#series).\n\n## Series\n\nx\n\n## Related\n\ny\n\n## Main\n\nz\n\n## Reproduce tcp\n\nw\n";
+    site.article("a", "vi", front, body);
+    site.article(
+        "b",
+        "vi",
+        "title: B\ndate: 2026-01-03\ntags: [mạng]\nseries: Mạng\npart: 2",
+        "Bài hai.\n",
+    );
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    let page = html(&built, "a/index.html");
+    assert_eq!(
+        common::attrs(&page, ".content h2", "id"),
+        ["series-1", "related", "main-1", "section-reproduce-tcp"]
+    );
+    let ids = ids(&page);
+    for theirs in [
+        "main",
+        "series",
+        "series-title",
+        "toc-title",
+        "related-title",
+    ] {
+        assert!(ids.contains(&theirs.to_string()), "{theirs} in {ids:?}");
+    }
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "no id twice: {ids:?}");
+    assert_eq!(
+        common::attrs(&page, ".content p a", "href"),
+        ["#series-1", "#series"]
+    );
+}
+
+#[test]
+fn a_headings_own_id_that_the_theme_writes_is_an_error_at_its_line() {
+    let site = TestSite::new();
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02",
+        "Mở đầu.\n\n## Loạt bài {#series}\n\nx\n",
+    );
+    assert_eq!(
+        errors(&site),
+        [(
+            "content/a/index.vi.md".to_string(),
+            Some(7),
+            "the theme's templates give the id `series` to an element of the page".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_site_template_reserves_its_own_ids() {
+    let site = TestSite::new();
+    let base = measured_builtin("base.html").replace(
+        "<main id=\"main\" tabindex=\"-1\">",
+        "<aside id=\"ghi-chu\"></aside><main id=\"main\" tabindex=\"-1\">",
+    );
+    site.write("templates/base.html", &base);
+    site.article("a", "vi", "title: A\ndate: 2026-01-02", "## Ghi chú\n\nx\n");
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    let page = html(&built, "a/index.html");
+    assert_eq!(common::attrs(&page, ".content h2", "id"), ["ghi-chu-1"]);
+    assert_eq!(common::attrs(&page, "aside", "id"), ["ghi-chu"]);
+}
+
+/// The text of a built-in template.
+fn measured_builtin(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("templates")
+        .join(name);
+    std::fs::read_to_string(path).expect("a built-in template")
+}

@@ -11,6 +11,7 @@ use measured::format::{self, Filter};
 use measured::highlight::Highlighter;
 use measured::lang::Lang;
 use measured::markdown::{self, BlockKind, HookError, Hooks, Input, Labels};
+use measured::theme::ThemeIds;
 
 static HIGHLIGHTER: LazyLock<Highlighter> = LazyLock::new(Highlighter::default);
 
@@ -46,6 +47,7 @@ fuzz_target!(|body: &str| {
         highlighter: &HIGHLIGHTER,
         hooks: &Numbers,
         labels: &Labels::default(),
+        theme_ids: &ThemeIds::default(),
     });
     if let Err(diags) = rendered {
         assert!(diags.0.iter().all(|d| d.place.line.is_some_and(|l| l >= 4)));

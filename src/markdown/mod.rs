@@ -2,7 +2,8 @@
 //! the page shows and hands every event to the collector of each concern, so that the stages
 //! after this one read what they need without parsing the body again:
 //!
-//! - `headings`: ids, anchor links, the table of contents, footnotes' ids;
+//! - `headings`: ids (leaving the theme's own alone), anchor links, the table of contents,
+//!   footnotes' ids;
 //! - `code`: code blocks highlighted, experiment and source blocks through [`Hooks`];
 //! - `values`: `{{ experiment.path }}` in prose through [`Hooks`];
 //! - tables wrapped for scrolling, links collected for the link check, words counted;
@@ -23,6 +24,7 @@ use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd}
 use crate::diag::{Diagnostics, Place};
 use crate::highlight::Highlighter;
 use crate::lang::Lang;
+use crate::theme::ThemeIds;
 
 pub use headings::slug_id;
 use values::{Piece, split_values};
@@ -145,6 +147,8 @@ pub struct Input<'a> {
     pub highlighter: &'a Highlighter,
     pub hooks: &'a dyn Hooks,
     pub labels: &'a Labels,
+    /// The ids the theme writes around the body, which headings' slugs leave alone.
+    pub theme_ids: &'a ThemeIds,
 }
 
 /// The pulldown-cmark extensions every body is parsed with (the benchmark's floor uses them too).
@@ -267,6 +271,7 @@ mod tests {
             highlighter: &h,
             hooks: &Echo,
             labels: &labels,
+            theme_ids: &ThemeIds::default(),
         })
     }
 

@@ -13,7 +13,7 @@ use crate::html::strip_tags;
 
 use super::code::{self, Block};
 use super::collect::{SearchText, Summary};
-use super::headings::{self, Headings};
+use super::headings::{self, Headings, Taken};
 use super::values::{self, Values};
 use super::{Ev, HookError, Input, Link, Rendered};
 
@@ -32,7 +32,7 @@ enum Code {
 pub(super) struct Pass<'a, 'i> {
     input: &'a Input<'i>,
     diags: Diagnostics,
-    headings: Headings,
+    headings: Headings<'i>,
     summary: Summary,
     text: SearchText,
     values: Values,
@@ -47,7 +47,7 @@ impl<'a, 'i> Pass<'a, 'i> {
         Pass {
             input,
             diags: Diagnostics::default(),
-            headings: Headings::default(),
+            headings: Headings::new(input.theme_ids),
             summary: Summary::default(),
             text: SearchText::default(),
             values: Values::default(),
@@ -204,12 +204,21 @@ impl<'a, 'i> Pass<'a, 'i> {
         pulldown_cmark::html::push_html(&mut inner_html, inner_events.into_iter());
         let text = strip_tags(&inner_html).trim().to_string();
         let (id, taken) = self.headings.add(n, explicit, &text);
-        if taken {
-            self.error(
-                offset,
+        let error = match taken {
+            Taken::Free => None,
+            Taken::OnPage => Some(
                 HookError::new(format!("two headings have the id `{id}`"))
                     .hint("give one of them another id with {#other-id}"),
-            );
+            ),
+            Taken::ByTheme => Some(
+                HookError::new(format!(
+                    "the theme's templates give the id `{id}` to an element of the page"
+                ))
+                .hint("give the heading another id with {#other-id}, or none: its text's slug leaves the theme's ids alone"),
+            ),
+        };
+        if let Some(e) = error {
+            self.error(offset, e);
         }
         headings::html(n, &id, &inner_html, &text, &self.input.labels.anchor)
     }

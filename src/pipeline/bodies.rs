@@ -17,6 +17,7 @@ use crate::inject::{Injector, PageHooks};
 use crate::lang::Lang;
 use crate::markdown::{self, Labels, Rendered};
 use crate::site::Site;
+use crate::theme::{Theme, ThemeIds};
 
 use super::Session;
 
@@ -29,16 +30,42 @@ pub(super) struct Bodies {
     pub(super) rendered: usize,
     /// How many code blocks were highlighted (not found in the highlighter's cache).
     pub(super) highlighted: usize,
-    /// The UI words they were rendered with.
-    pub(super) labels: BTreeMap<Lang, Labels>,
+    /// What of the theme they were rendered with.
+    pub(super) theme: BodyTheme,
     /// The fingerprint of the measurements they were rendered with ([`measurements_fingerprint`]).
     pub(super) results: blake3::Hash,
 }
 
+/// What the Markdown stage reads of the theme: its UI words per language and the ids its
+/// templates write around a body. A theme change forgets every body (`Memo::use_theme`), so a
+/// body's key need not hold it.
+#[derive(Clone)]
+pub(super) struct BodyTheme {
+    pub(super) labels: BTreeMap<Lang, Labels>,
+    pub(super) ids: Arc<ThemeIds>,
+}
+
+impl BodyTheme {
+    pub(super) fn of(
+        config: &SiteConfig,
+        strings: &BTreeMap<Lang, Strings>,
+        theme: &Theme,
+    ) -> Self {
+        BodyTheme {
+            labels: labels_of(config, strings),
+            ids: Arc::new(ThemeIds::of(theme)),
+        }
+    }
+}
+
 impl Session {
     /// Renders every page's body, reusing the session's bodies of the same key.
-    pub(super) fn bodies(&self, site: &Site, hooks: &Injector<'_>) -> Result<Bodies, Diagnostics> {
-        let labels = labels_of(hooks.config, hooks.strings);
+    pub(super) fn bodies(
+        &self,
+        site: &Site,
+        hooks: &Injector<'_>,
+        theme: BodyTheme,
+    ) -> Result<Bodies, Diagnostics> {
         let results = measurements_fingerprint(hooks.measurements);
         let misses = hooks.highlighter.misses();
         let fresh = AtomicUsize::new(0);
@@ -47,7 +74,7 @@ impl Session {
             let key = body_key(doc, results, hooks.claims);
             let body = self.memo.bodies.try_get_or(&key, || {
                 fresh.fetch_add(1, Ordering::Relaxed);
-                render_body(doc, &labels, hooks)
+                render_body(doc, &theme, hooks)
             });
             (i, body.map(|body| (key, body)))
         };
@@ -68,7 +95,7 @@ impl Session {
             bodies: Vec::with_capacity(rendered.len()),
             rendered: fresh.into_inner(),
             highlighted,
-            labels,
+            theme,
             results,
         };
         for (_, r) in rendered {
@@ -109,7 +136,7 @@ pub(super) fn body_key(
 /// An article's Markdown as HTML.
 pub(super) fn render_body(
     doc: &SourceDoc,
-    labels: &BTreeMap<Lang, Labels>,
+    theme: &BodyTheme,
     hooks: &Injector<'_>,
 ) -> Result<Arc<Rendered>, Diagnostics> {
     let page = PageHooks {
@@ -124,7 +151,8 @@ pub(super) fn render_body(
         lang: &doc.lang,
         highlighter: hooks.highlighter,
         hooks: &page,
-        labels: &labels[&doc.lang],
+        labels: &theme.labels[&doc.lang],
+        theme_ids: &theme.ids,
     })
     .map(Arc::new)
 }

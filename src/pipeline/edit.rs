@@ -16,13 +16,13 @@ use crate::experiments::Measurements;
 use crate::highlight::Highlighter;
 use crate::inject::Injector;
 use crate::lang::Lang;
-use crate::markdown::{Labels, Rendered};
+use crate::markdown::Rendered;
 use crate::output::Output;
 use crate::render::{self, RenderInputs};
 use crate::site::Site;
 use crate::{content, links};
 
-use super::bodies::{body_key, render_body};
+use super::bodies::{BodyTheme, body_key, render_body};
 use super::memo::PerKey;
 use super::search::{SearchArticle, SearchPages};
 use super::{Built, Session, Work};
@@ -34,7 +34,8 @@ pub(super) struct Kept {
     pub(super) measurements: Arc<Measurements>,
     pub(super) claims: Arc<crate::claims::Decided>,
     pub(super) highlighter: Arc<Highlighter>,
-    pub(super) labels: BTreeMap<Lang, Labels>,
+    /// What of the theme the bodies were rendered with.
+    pub(super) theme: BodyTheme,
     /// Per page: the experiments it refers to.
     pub(super) refs: Vec<BTreeSet<String>>,
     /// The fingerprint of the measurements the bodies were rendered with.
@@ -227,7 +228,7 @@ fn read_edits(
         let mut fresh = false;
         let body = bodies.try_get_or(&key, || {
             fresh = true;
-            render_body(&doc, &kept.labels, &hooks)
+            render_body(&doc, &kept.theme, &hooks)
         })?;
         // Listings, feeds and neighbours quote a first paragraph where no description is given.
         if doc.front.description.is_none() && body.summary != kept.inputs.bodies[i].summary {

@@ -41,6 +41,10 @@ pub(super) struct PageMeta {
     pub(super) switch: Vec<Switch>,
     pub(super) og_type: &'static str,
     pub(super) json_ld: Option<String>,
+    /// The absolute URLs of the previous and next pages of a paginated listing
+    /// (`<link rel="prev">`, `<link rel="next">`).
+    pub(super) prev: Option<String>,
+    pub(super) next: Option<String>,
 }
 
 /// Meta for a page at `url` in `lang` whose versions in the site's languages are `versions`
@@ -97,6 +101,8 @@ pub(super) fn meta(
         switch,
         og_type: "website",
         json_ld: None,
+        prev: None,
+        next: None,
     }
 }
 

@@ -218,23 +218,21 @@ impl<'a> Renderer<'a> {
         self.page(path_of(&p.url), "article.html", &p.doc.lang, &context)
     }
 
-    /// Home, tag index, tag pages and feed of one language.
+    /// Home, tag pages (each with its later pages), tag index and feed of one language.
     fn listings(&self, lang: &Lang) -> Result<Files, Diagnostic> {
         let inputs = self.inputs;
-        let home = listing::home(inputs, lang);
-        let mut files = vec![self.page(
-            path_of(&inputs.config.lang_prefix(lang)),
-            "list.html",
-            lang,
-            &home,
-        )?];
+        let mut files = Files::new();
+        let tags = listing::tags(inputs, lang);
+        let pages = listing::home(inputs, lang).into_iter().chain(
+            tags.iter()
+                .flat_map(|tag| listing::tag_pages(inputs, lang, tag)),
+        );
+        for page in pages {
+            files.push(self.page(path_of(&page.meta.url), "list.html", lang, &page)?);
+        }
         let index = listing::tag_index(inputs, lang);
         let index_url = listing::tag_index_url(inputs, lang);
         files.push(self.page(path_of(&index_url), "tags.html", lang, &index)?);
-        for tag in listing::tags(inputs, lang) {
-            let page = listing::tag_page(inputs, lang, tag);
-            files.push(self.page(path_of(&tag.url), "list.html", lang, &page)?);
-        }
         files.push(self.feed(lang)?);
         Ok(files)
     }

@@ -49,7 +49,7 @@ pub(super) fn not_found(inputs: &RenderInputs) -> NotFound {
 }
 
 /// Every page of the sitemap: each language's home, the articles (with their translations
-/// and last change), the tag pages and the extra pages.
+/// and last change), the tag pages, the listings' later pages and the extra pages.
 pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
     let config = &inputs.config;
     let site = &inputs.site;
@@ -95,6 +95,11 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
     }
     let tags = site.tags.values().flatten().map(|tag| plain(&tag.url));
     urls.extend(tags);
+    urls.extend(
+        super::listing::later_pages(inputs)
+            .iter()
+            .map(|url| plain(url)),
+    );
     urls.extend(inputs.extra_pages.iter().map(|extra| plain(&extra.url)));
     Sitemap { urls }
 }
