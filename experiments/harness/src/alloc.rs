@@ -17,6 +17,12 @@
 //! The counters are process-wide: allocations made by *any* thread while a
 //! `measure` runs are counted. Measure on a quiet process (no background
 //! threads doing work) for exact per-call figures.
+//!
+//! Counting is switched on only while `measure` (or `counting`) runs: the
+//! rest of the time an allocation costs `System`'s price plus one relaxed
+//! load, so timings taken outside `measure` are not inflated by the
+//! counters' atomic updates (the `json-alloc` experiment measures what they
+//! cost when on).
 
 use serde::Serialize;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -29,6 +35,8 @@ static BYTES: AtomicU64 = AtomicU64::new(0);
 static LIVE: AtomicIsize = AtomicIsize::new(0);
 static PEAK: AtomicIsize = AtomicIsize::new(0);
 static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Whether allocations are counted now (inside `measure` or `counting`).
+static COUNTING: AtomicBool = AtomicBool::new(false);
 
 /// The counting allocator (zero-sized; delegates to `System`).
 pub struct CountingAlloc;
@@ -39,14 +47,23 @@ fn grow_live(by: isize) {
     PEAK.fetch_max(live, Relaxed);
 }
 
+#[inline]
+fn count_alloc(size: usize) {
+    if !INSTALLED.load(Relaxed) {
+        INSTALLED.store(true, Relaxed);
+    }
+    if COUNTING.load(Relaxed) {
+        ALLOCS.fetch_add(1, Relaxed);
+        BYTES.fetch_add(size as u64, Relaxed);
+        grow_live(size as isize);
+    }
+}
+
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
-            INSTALLED.store(true, Relaxed);
-            ALLOCS.fetch_add(1, Relaxed);
-            BYTES.fetch_add(layout.size() as u64, Relaxed);
-            grow_live(layout.size() as isize);
+            count_alloc(layout.size());
         }
         p
     }
@@ -54,17 +71,14 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
-            INSTALLED.store(true, Relaxed);
-            ALLOCS.fetch_add(1, Relaxed);
-            BYTES.fetch_add(layout.size() as u64, Relaxed);
-            grow_live(layout.size() as isize);
+            count_alloc(layout.size());
         }
         p
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
+        if !p.is_null() && COUNTING.load(Relaxed) {
             REALLOCS.fetch_add(1, Relaxed);
             BYTES.fetch_add(new_size as u64, Relaxed);
             grow_live(new_size as isize - layout.size() as isize);
@@ -74,9 +88,20 @@ unsafe impl GlobalAlloc for CountingAlloc {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
-        DEALLOCS.fetch_add(1, Relaxed);
-        LIVE.fetch_sub(layout.size() as isize, Relaxed);
+        if COUNTING.load(Relaxed) {
+            DEALLOCS.fetch_add(1, Relaxed);
+            LIVE.fetch_sub(layout.size() as isize, Relaxed);
+        }
     }
+}
+
+/// Runs `f` with counting switched on (as inside `measure`), restoring the
+/// previous state after: what a timing of `f` costs with the counters live.
+pub fn counting<R>(f: impl FnOnce() -> R) -> R {
+    let was = COUNTING.swap(true, Relaxed);
+    let r = f();
+    COUNTING.store(was, Relaxed);
+    r
 }
 
 /// What a closure allocated (deltas over the call; process-wide).
@@ -107,7 +132,8 @@ impl AllocStats {
     }
 }
 
-/// A snapshot of the raw counters since process start.
+/// A snapshot of the raw counters: what was counted since process start
+/// (only while counting was on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Counters {
     pub allocs: u64,
@@ -145,10 +171,12 @@ pub fn measure<R>(f: impl FnOnce() -> R) -> (R, AllocStats) {
         installed(),
         "harness::alloc::measure: CountingAlloc is not the #[global_allocator]"
     );
+    let was = COUNTING.swap(true, Relaxed);
     let start = counters();
     PEAK.store(start.live as isize, Relaxed);
     let r = f();
     let end = counters();
+    COUNTING.store(was, Relaxed);
     let peak = PEAK.load(Relaxed) as i64 - start.live;
     let stats = AllocStats {
         allocs: end.allocs - start.allocs,

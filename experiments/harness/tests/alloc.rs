@@ -1,7 +1,7 @@
 //! Integration test of the counting allocator (needs its own binary to
 //! install it as the global allocator).
 
-use harness::alloc::{CountingAlloc, measure};
+use harness::alloc::{CountingAlloc, counters, counting, measure};
 
 #[global_allocator]
 static A: CountingAlloc = CountingAlloc;
@@ -37,4 +37,13 @@ fn counts_allocations() {
     for k in ["allocs", "reallocs", "deallocs", "bytes", "peak", "net"] {
         assert!(j.get(k).is_some(), "missing {k}");
     }
+
+    // Outside `measure` nothing is counted, so timings there pay no counter updates;
+    // `counting` switches it on for a closure.
+    let before = counters();
+    std::hint::black_box(vec![0u8; 4096]);
+    assert_eq!(counters().allocs, before.allocs);
+    counting(|| std::hint::black_box(vec![0u8; 4096]));
+    assert_eq!(counters().allocs, before.allocs + 1);
+    assert_eq!(counters().deallocs, before.deallocs + 1);
 }

@@ -5,7 +5,7 @@
 //! every allocation from the shape of the data; and what escaped strings do
 //! to borrowing.
 
-use harness::alloc::{AllocStats, CountingAlloc, measure};
+use harness::alloc::{AllocStats, CountingAlloc, counting, measure};
 use harness::fmt::{Table, bytes, duration};
 use harness::{Comparison, Config, Results, Summary, compare_with};
 use orders::{LineItem, Order, OrderRef};
@@ -525,6 +525,26 @@ fn main() {
             );
         }
     }
+
+    // ANCHOR: counting_cost
+    // Counting is off while timing (harness::alloc counts only inside
+    // `measure`). What it would add: the allocation-heaviest decode, the
+    // batch into `Value`, timed with the counters live and without,
+    // interleaved.
+    let json = serde_json::to_vec(&batch).unwrap();
+    let counted = compare_with(
+        config(),
+        || counting(|| serde_json::from_slice::<Value>(&json).unwrap()),
+        || serde_json::from_slice::<Value>(&json).unwrap(),
+    );
+    // ANCHOR_END: counting_cost
+    results.set("counting.on", &counted.a);
+    results.set("counting.off", &counted.b);
+    results.set("counting.ratio", counted.ratio);
+    println!(
+        "Value decode of the batch with counting on / off: {:.3}",
+        counted.ratio.value
+    );
 
     results.set("params.batch", BATCH);
     results.set("params.seed", SEED);
