@@ -210,7 +210,7 @@ impl Session {
         let site = self.site(&config)?;
         // 5. The experiments the pages refer to, measured.
         let refs = self.refs(&site);
-        let measured = self.measure(&config, &site, &refs, files, progress)?;
+        let mut measured = self.measure(&config, &site, &refs, files, progress)?;
         let m = &*measured.measurements;
         // 6. Bodies, through the experiment stage's hooks (the claims were settled with the
         //    measurements: measuring again for them changes the values pages show).
@@ -223,8 +223,22 @@ impl Session {
             highlighter: &highlighter,
         };
         let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
-        let bodies = self.bodies(&site, &hooks, body_theme)?;
-        marks::check(&site, &bodies.bodies, &measured.claims)?;
+        // A claim that failed fails the build, after the bodies' errors are found with it.
+        let mut failed = std::mem::take(&mut measured.failures);
+        let bodies = self.bodies(&site, &hooks, body_theme);
+        if let Ok(Err(d)) = bodies
+            .as_ref()
+            .map(|b| marks::check(&site, &b.bodies, &measured.claims))
+        {
+            failed.extend(d);
+        }
+        let bodies = match bodies {
+            Ok(b) => failed.into_result(b)?,
+            Err(d) => {
+                failed.extend(d);
+                return Err(failed);
+            }
+        };
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);

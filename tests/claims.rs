@@ -474,3 +474,23 @@ fn values_one_language_injects_and_another_does_not_are_warnings() {
         )]
     );
 }
+
+#[test]
+fn a_failing_claim_and_a_missing_marker_are_reported_in_one_build() {
+    let site = vary_site(&[100.0], &["fast: vary.t < 200"], "");
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01\nclaims:\n  fast: vary.t < 200\n  slow: vary.t > 1000",
+        "Mất {{ vary.t }}. {{ claim.fast }}\n",
+    );
+    let e = errors(&site);
+    assert!(
+        e.contains("content/a/index.vi.md:6:9: error: claim `slow` fails: vary.t > 1000"),
+        "{e}"
+    );
+    assert!(
+        e.contains("content/a/index.vi.md:6:3: error: claim `slow` is not marked"),
+        "{e}"
+    );
+}

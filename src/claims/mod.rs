@@ -121,6 +121,26 @@ pub fn settle_articles(
     measurements: Measurements,
     more: More<'_>,
 ) -> Result<Settled, Diagnostics> {
+    let (settled, failures) = settle_keeping_failures(articles, measurements, more)?;
+    failures.into_result(settled)
+}
+
+/// [`settle`], with the claims that fail or stay inconclusive returned beside the decisions
+/// instead of as the error: the build goes on to report the pages' errors with them, and
+/// fails after. The error is a claim that cannot be decided at all.
+pub fn settle_reporting(
+    site: &Site,
+    measurements: Measurements,
+    more: More<'_>,
+) -> Result<(Settled, Diagnostics), Diagnostics> {
+    settle_keeping_failures(collect(site)?, measurements, more)
+}
+
+fn settle_keeping_failures(
+    articles: Vec<ArticleClaims>,
+    measurements: Measurements,
+    more: More<'_>,
+) -> Result<(Settled, Diagnostics), Diagnostics> {
     let mut m = measurements;
     let before: BTreeMap<String, usize> = m
         .by_name
@@ -165,13 +185,13 @@ pub fn settle_articles(
             }
         }
     }
-    diags.into_result(())?;
-    Ok(Settled {
+    let settled = Settled {
         articles: articles.into_iter().zip(decided).collect(),
         measurements: m,
         extra_runs,
         extra_time,
-    })
+    };
+    Ok((settled, diags))
 }
 
 /// Decides every claim; claims that cannot be decided at all are errors.

@@ -20,6 +20,9 @@ pub(super) struct Measured {
     pub(super) measurements: Arc<Measurements>,
     /// Every article's claims, decided on them.
     pub(super) claims: Arc<claims::Decided>,
+    /// The claims that failed or stayed inconclusive: the build reports them with the
+    /// pages' errors, and fails.
+    pub(super) failures: Diagnostics,
     pub(super) ran: Vec<String>,
     /// Whether they are kept for the next build (not after a forced rerun).
     pub(super) kept: bool,
@@ -74,7 +77,7 @@ impl Session {
             runner: &mut runner,
             progress,
         };
-        let settled = claims::settle(site, (*measurements).clone(), more)?;
+        let (settled, failures) = claims::settle_reporting(site, (*measurements).clone(), more)?;
         let decided: claims::Decided = settled
             .articles
             .into_iter()
@@ -90,6 +93,7 @@ impl Session {
         Ok(Measured {
             measurements,
             claims: Arc::new(decided),
+            failures,
             ran,
             kept: files.is_some(),
         })
