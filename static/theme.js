@@ -22,12 +22,18 @@
     }
     // Measured values and checked claims: the tooltip (spread, n, where and when) for keyboard
     // and screen readers.
+    // Where it was measured is the page's --w<n> (a CSS string) for an element with data-w.
     document.querySelectorAll("data[title], .claim[title]").forEach(function (value, i) {
+      var text = value.title;
+      if (value.hasAttribute("data-w")) {
+        var where = getComputedStyle(value).getPropertyValue("--w").trim();
+        if (where) text += " " + where.slice(1, -1).replace(/\\(.)/g, "$1");
+      }
       var tip = document.createElement("span");
       tip.id = "measured-tip-" + i;
       tip.hidden = true;
-      tip.textContent = value.title;
-      value.setAttribute("data-tip", value.title);
+      tip.textContent = text;
+      value.setAttribute("data-tip", text);
       value.setAttribute("aria-describedby", tip.id);
       value.removeAttribute("title");
       value.after(tip);

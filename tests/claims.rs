@@ -5,7 +5,7 @@
 mod common;
 
 use common::fixtures::{add_experiment, experiment_source, runs, site_with};
-use common::{TestSite, html, texts};
+use common::{TestSite, attrs, html, texts};
 
 /// An experiment whose k-th run (counted in `.count`, in its own folder) reports a timing `t`
 /// with median `medians[k % len]` and its own interval ± 1 %; a ratio `r` of 1.02 [1.0, 1.04];
@@ -361,33 +361,42 @@ fn a_marked_sentence_shows_its_claim_in_words_with_values_in_each_language() {
     assert_eq!((vi.len(), en.len()), (3, 3));
     // The timing reads as a duration with its combined interval and runs, the bound in the
     // same unit, the count exactly; each language in its own words and number marks.
-    assert!(
-        en[0].starts_with("Checked when this page was built: vary.t (101 ns, ")
-            && en[0].contains(" over 3 runs) is below 200 ns. Measured "),
-        "{}",
-        en[0]
+    assert_eq!(
+        en[0],
+        "Checked at build: vary.t (101 ns, 98.5 ns–104 ns over 3 runs) is below 200 ns."
     );
-    assert!(
-        vi[0].starts_with("Đã kiểm khi dựng trang: vary.t (101 ns, ")
-            && vi[0].contains(" qua 3 lần chạy) nhỏ hơn 200 ns. Đo ngày "),
-        "{}",
-        vi[0]
+    assert_eq!(
+        vi[0],
+        "Kiểm lúc dựng trang: vary.t (101 ns, 98,5 ns–104 ns qua 3 lần chạy) nhỏ hơn 200 ns."
     );
-    assert!(
-        en[1].starts_with("Checked when this page was built: vary.n (200) equals 200."),
-        "{}",
-        en[1]
+    assert_eq!(en[1], "Checked at build: vary.n (200) equals 200.");
+    assert_eq!(
+        en[2],
+        "Checked at build: vary.r (1.02×, 1×–1.04× over 3 runs) is within ±10% of 1×."
     );
-    assert!(
-        en[2].contains("vary.r (1.02×, 1×–1.04× over 3 runs) is within ±10% of 1×"),
-        "{}",
-        en[2]
+    assert_eq!(
+        vi[2],
+        "Kiểm lúc dựng trang: vary.r (1,02×, 1×–1,04× qua 3 lần chạy) chênh không quá ±10% so với 1×."
     );
-    assert!(
-        vi[2].contains("vary.r (1,02×, 1×–1,04× qua 3 lần chạy) chênh không quá ±10% so với 1×"),
-        "{}",
-        vi[2]
-    );
+    // Where and when they were measured is said once per page, in the body's --w1, which
+    // each mark and value names.
+    for (path, measured) in [
+        ("a/index.html", "Đo ngày "),
+        ("en/a/index.html", "Measured on "),
+    ] {
+        let doc = html(&b, path);
+        assert_eq!(attrs(&doc, "span.claim", "data-w"), ["1", "1", "1"]);
+        assert_eq!(attrs(&doc, "data", "data-w"), ["1"]);
+        let style = attrs(&doc, "div.content", "style");
+        assert!(
+            style[0].starts_with(&format!("--w1:'{measured}")),
+            "{style:?}"
+        );
+        assert!(
+            style[0].contains(" by the vary experiment") || style[0].contains("thí nghiệm vary"),
+            "{style:?}"
+        );
+    }
 }
 
 #[test]

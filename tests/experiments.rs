@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::fixtures::{experiment_source, runs, site_with};
-use common::{TestSite, attrs, html, texts};
+use common::{TestSite, attrs, html, texts, tooltips};
 use measured::experiments::{ExperimentOptions, Rerun};
 
 const NUMS: &str = r#"{"big": 1234567, "frac": 6.9712, "quick": QUICK, "engine": "PostgreSQL 15", "t": {"type": "timing", "unit": "ns", "n": 51, "median": 391234.0, "ci_low": 380000.0, "ci_high": 400000.0, "mad": 1500.0, "q1": 385000.0, "q3": 395000.0, "min": 370000.0, "max": 450000.0, "p99": 440000.0, "mean": 392000.0, "outliers": 1, "batch": 1}, "speedup": {"type": "ratio", "value": 9.73, "low": 9.1, "high": 10.2}, "rows": [{"name": "JSON", "bytes": 440, "t": {"type": "timing", "median": 2743.0, "ci_low": 2700.0, "ci_high": 2800.0}}, {"name": "Protobuf", "bytes": 188, "t": {"type": "timing", "median": 283.0, "ci_low": 280.0, "ci_high": 290.0}}], "plan": "WindowAgg\n  -> Index Scan <a>"}"#;
@@ -58,7 +58,7 @@ fn values_are_injected_and_formatted_per_language() {
         texts(&en, "data"),
         ["1,234,567", "6.97", "7.0", "391 µs", "9.73×", "440 B"]
     );
-    let titles = attrs(&en, "data", "title");
+    let titles = tooltips(&en, "data");
     assert!(
         titles[3].contains("95% confidence interval of the median 380\u{a0}µs–400\u{a0}µs")
             && titles[3].contains("n = 51"),
@@ -236,7 +236,7 @@ fn source_excerpts_show_the_marked_region_that_ran() {
 fn claims_that_hold_pass_and_a_false_claim_fails_naming_article_claim_and_values() {
     let site = nums_site();
     site.build().unwrap_or_else(|e| panic!("{e}"));
-    site.article("b", "vi", "title: B\ndate: 2026-01-01\nclaims:\n  faster: nums.speedup > 2\n  smaller: nums.rows.0.bytes < nums.rows.1.bytes", "x\n");
+    site.article("b", "vi", "title: B\ndate: 2026-01-01\nclaims:\n  faster: nums.speedup > 2\n  smaller: nums.rows.0.bytes < nums.rows.1.bytes", "x {{ claim.faster }} {{ claim.smaller }}\n");
     let e = site
         .build_err()
         .replace(&format!("{}/", site.root().display()), "");
@@ -393,7 +393,7 @@ fn quick_mode_is_passed_to_experiments_and_shown_and_cannot_be_frozen() {
         },
     )
     .unwrap();
-    let titles = attrs(&html(&b, "en/a/index.html"), "data", "title");
+    let titles = tooltips(&html(&b, "en/a/index.html"), "data");
     assert!(titles[0].contains("quick mode"), "{}", titles[0]);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_measured"))
         .args(["freeze"])
@@ -678,7 +678,7 @@ fn the_measuring_machine_is_injectable_and_formatted_per_language() {
         assert_eq!(shown[0], kernel.trim(), "{path}");
         assert!(shown[1].starts_with("rustc "), "{path}: {shown:?}");
         assert!(
-            attrs(&page, "data", "title")[0].contains("nums"),
+            tooltips(&page, "data")[0].contains("nums"),
             "the tooltip says which experiment's run measured it"
         );
     }

@@ -10,7 +10,8 @@ use crate::lang::Lang;
 use crate::markdown::HookError;
 use crate::values::Kind;
 
-use super::Injector;
+use super::{Injector, Slots};
+use crate::experiments::Measurement;
 
 impl Injector<'_> {
     /// The mark of claim `id` of `article` (with its decisions), or why there is none.
@@ -19,6 +20,7 @@ impl Injector<'_> {
         article: Option<&(ArticleClaims, Vec<Decision>)>,
         id: &str,
         lang: &Lang,
+        slots: &Slots,
     ) -> Result<String, HookError> {
         let Some((article, decisions)) = article else {
             return Err(HookError::new(format!(
@@ -43,10 +45,18 @@ impl Injector<'_> {
             ))
             .hint(hint));
         };
-        let title = self.claim_title(&article.claims[i], &decisions[i], lang);
+        let claim = &article.claims[i];
+        let measured = self.claim_measurement(&claim.expr);
+        let slot = measured.and_then(|m| slots.of(m));
+        let mut title = self.claim_title(claim, &decisions[i], lang);
+        if let (Some(m), None) = (measured, slot) {
+            title.push(' ');
+            title.push_str(&self.where_measured(m, &self.strings[lang]));
+        }
         Ok(format!(
-            "<span class=\"claim\" role=\"note\" tabindex=\"0\" title=\"{}\">✓</span>",
-            escape(&title)
+            "<span class=\"claim\" tabindex=\"0\" title=\"{}\"{}>✓</span>",
+            escape(&title),
+            super::slot_attr(slot)
         ))
     }
 
@@ -80,43 +90,17 @@ impl Injector<'_> {
                 t.fill("claim_approx", &[("band", &band)])
             }
         };
-        let place = self.claim_where(expr, t);
-        t.fill(
-            "claim_mark",
-            &[
-                ("lhs", &lhs),
-                ("cmp", &cmp),
-                ("rhs", &rhs),
-                ("where", &place),
-            ],
-        )
+        t.fill("claim_mark", &[("lhs", &lhs), ("cmp", &cmp), ("rhs", &rhs)])
     }
 
-    /// When and where the claim's first measured side was measured.
-    fn claim_where(&self, expr: &claims::Expr, t: &Strings) -> String {
-        let measured = [&expr.lhs.value, &expr.rhs.value]
+    /// The measurement of the claim's first measured side: where its values were measured.
+    fn claim_measurement(&self, expr: &claims::Expr) -> Option<&Measurement> {
+        [&expr.lhs.value, &expr.rhs.value]
             .into_iter()
             .find_map(|v| match v {
                 Value::Path { experiment } => self.measurements.by_name.get(experiment),
                 Value::Number(_) => None,
-            });
-        let Some(m) = measured else {
-            return String::new();
-        };
-        let p = &m.record.provenance;
-        let mut s = t.fill(
-            "claim_where",
-            &[
-                ("date", p.measured_at.get(..10).unwrap_or(&p.measured_at)),
-                ("cpu", &p.cpu),
-                ("cores", &p.cores.to_string()),
-            ],
-        );
-        if p.quick {
-            s.push_str(" · ");
-            s.push_str(t.get("quick_mode_short"));
-        }
-        s
+            })
     }
 }
 

@@ -20,6 +20,8 @@ const FIELDS: [&str; 5] = ["cores", "cpu", "memory", "kernel", "rustc"];
 pub struct PageHooks<'p, 'a> {
     pub injector: &'p Injector<'a>,
     pub experiments: BTreeSet<String>,
+    /// The page's experiments, whose provenance the page's body carries once.
+    pub slots: super::Slots,
     /// The claims of the page's article with their decisions, for `{{ claim.id }}`.
     pub claims: Option<&'p (ArticleClaims, Vec<Decision>)>,
 }
@@ -28,15 +30,15 @@ impl Hooks for PageHooks<'_, '_> {
     fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
         let reference = expr.split('|').next().unwrap_or_default().trim();
         if let Some(id) = claims::marked_id(expr) {
-            return self.injector.claim_mark(self.claims, id, lang);
+            return self.injector.claim_mark(self.claims, id, lang, &self.slots);
         }
         match reference.split_once('.') {
             Some((MACHINE, field)) => {
                 let m = self.measuring(reference)?;
                 let v = value(m, field.trim(), reference)?;
-                self.injector.show(m, &v, expr, lang)
+                self.injector.show(m, &v, expr, lang, &self.slots)
             }
-            _ => self.injector.inline(expr, lang),
+            _ => self.injector.inline_on(expr, lang, &self.slots),
         }
     }
 

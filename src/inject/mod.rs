@@ -24,6 +24,7 @@ use crate::markdown::{BlockKind, HookError, Hooks};
 use crate::values::{self, Kind};
 
 pub use machine::PageHooks;
+
 pub use source::{ExtraPage, find_region, source_pages};
 
 /// The experiment stage's hooks into Markdown rendering.
@@ -44,9 +45,7 @@ impl Hooks for Injector<'_> {
     }
 
     fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
-        let reference = expr.split('|').next().unwrap_or_default().trim();
-        let (m, v) = values::resolve(self.measurements, reference)?;
-        self.show(m, v, expr, lang)
+        self.inline_on(expr, lang, &Slots::default())
     }
 
     fn block(
@@ -63,7 +62,67 @@ impl Hooks for Injector<'_> {
     }
 }
 
+/// The experiments of one page, in order: the n-th's provenance is the CSS custom property
+/// `--w<n>` of the page's body ([`Injector::where_vars`]), which the tooltips of its values and
+/// claim marks show (`data-w="<n>"`) instead of each repeating it. The theme's stylesheet
+/// knows [`SLOTS`] of them; an experiment past those keeps its provenance in each title.
+#[derive(Debug, Clone, Default)]
+pub struct Slots(pub Vec<String>);
+
+/// How many `--w<n>` the theme's stylesheet maps (`[data-w="n"]`).
+pub const SLOTS: usize = 8;
+
+impl Slots {
+    /// The slot of measurement `m`'s experiment, if it has one.
+    fn of(&self, m: &Measurement) -> Option<usize> {
+        let name = &m.record.provenance.experiment;
+        self.0
+            .iter()
+            .position(|n| n == name)
+            .filter(|&i| i < SLOTS)
+            .map(|i| i + 1)
+    }
+}
+
+/// ` data-w="n"` for a slot, nothing without one.
+fn slot_attr(slot: Option<usize>) -> String {
+    slot.map(|n| format!(" data-w=\"{n}\"")).unwrap_or_default()
+}
+
 impl Injector<'_> {
+    /// `{{ expr }}` on a page whose experiments' provenance is in `slots`.
+    pub(crate) fn inline_on(
+        &self,
+        expr: &str,
+        lang: &Lang,
+        slots: &Slots,
+    ) -> Result<String, HookError> {
+        let reference = expr.split('|').next().unwrap_or_default().trim();
+        let (m, v) = values::resolve(self.measurements, reference)?;
+        self.show(m, v, expr, lang, slots)
+    }
+
+    /// The page's `--w<n>` custom properties: where each of its experiments was measured, in
+    /// `lang` (CSS strings, for the body's `style`).
+    pub fn where_vars(&self, slots: &Slots, lang: &Lang) -> String {
+        let t = &self.strings[lang];
+        slots
+            .0
+            .iter()
+            .take(SLOTS)
+            .enumerate()
+            .filter_map(|(i, name)| {
+                let m = self.measurements.by_name.get(name)?;
+                Some(format!(
+                    "--w{}:{}",
+                    i + 1,
+                    css_string(&self.where_measured(m, t))
+                ))
+            })
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+
     /// The HTML of value `v` of measurement `m`, as `expr` (`reference | filter`) asks.
     fn show(
         &self,
@@ -71,6 +130,7 @@ impl Injector<'_> {
         v: &Value,
         expr: &str,
         lang: &Lang,
+        slots: &Slots,
     ) -> Result<String, HookError> {
         if let Some(reference) = code_filter(expr) {
             return self.as_code(m, v, reference, lang);
@@ -82,11 +142,13 @@ impl Injector<'_> {
             Some(n) => {
                 let filter = filter.unwrap_or(n.kind.default_filter());
                 let shown = n.show(filter, lang);
-                let title = self.value_title(m, v, n.kind, lang);
+                let slot = slots.of(m);
+                let title = self.value_title(m, v, n.kind, lang, slot.is_some());
                 Ok(format!(
-                    "<data value=\"{}\" title=\"{}\" tabindex=\"0\">{}</data>",
+                    "<data value=\"{}\" title=\"{}\"{} tabindex=\"0\">{}</data>",
                     n.raw(),
                     escape(&title),
+                    slot_attr(slot),
                     escape(&shown)
                 ))
             }
@@ -187,7 +249,15 @@ impl Injector<'_> {
         s
     }
 
-    fn value_title(&self, m: &Measurement, v: &Value, kind: Kind, lang: &Lang) -> String {
+    /// A value's spread, then where it was measured unless the page's slot says it (`slotted`).
+    fn value_title(
+        &self,
+        m: &Measurement,
+        v: &Value,
+        kind: Kind,
+        lang: &Lang,
+        slotted: bool,
+    ) -> String {
         let t = &self.strings[lang];
         let get = |k: &str| v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
         let spread = match kind {
@@ -211,10 +281,11 @@ impl Injector<'_> {
             )),
             Kind::Plain => None,
         };
-        let place = self.where_measured(m, t);
-        match spread {
-            Some(s) => format!("{s}. {place}"),
-            None => place,
+        match (spread, slotted) {
+            (Some(s), true) => format!("{s}."),
+            (None, true) => String::new(),
+            (Some(s), false) => format!("{s}. {}", self.where_measured(m, t)),
+            (None, false) => self.where_measured(m, t),
         }
     }
 
@@ -653,6 +724,24 @@ impl BlockOptions {
     fn is_empty(&self) -> bool {
         self.table.is_none() && self.chart.is_none() && self.columns.is_empty() && self.y.is_empty()
     }
+}
+
+/// `text` as a CSS string (`'…'`): quotes and backslashes escaped, line breaks as spaces.
+fn css_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for c in text.chars() {
+        match c {
+            '\'' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 #[cfg(test)]

@@ -57,6 +57,11 @@ pub struct Rendered {
     /// The body's text for the search index: prose, code and what hooks injected, as a
     /// reader reads them (an image's alt text aside), with heading levels.
     pub text: crate::search_text::Text,
+    /// Where each experiment the page uses was measured, as CSS custom properties (`--w1:'…';
+    /// --w2:'…'`) for the element that holds the body: a value or claim mark names its
+    /// experiment's by `data-w="1"` instead of repeating the text in its title. Set by the
+    /// experiment stage's hooks after rendering.
+    pub where_vars: String,
     /// `{{ claim.id }}` markers, in the order written, with their places.
     pub claim_marks: Vec<crate::claims::Mark>,
     /// What the body injects: value references (`exp.path`, filters aside) and experiment

@@ -132,6 +132,7 @@ impl<'a, 'i> Pass<'a, 'i> {
             summary: self.summary.finish(),
             words: self.words,
             text: self.text.text,
+            where_vars: String::new(),
             claim_marks,
             injected: self.values.injected,
         };

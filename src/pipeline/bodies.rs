@@ -13,7 +13,7 @@ use crate::content::SourceDoc;
 use crate::diag::Diagnostics;
 use crate::experiments::Measurements;
 use crate::i18n::Strings;
-use crate::inject::{Injector, PageHooks};
+use crate::inject::{Injector, PageHooks, Slots};
 use crate::lang::Lang;
 use crate::markdown::{self, Labels, Rendered};
 use crate::site::Site;
@@ -139,12 +139,26 @@ pub(super) fn render_body(
     theme: &BodyTheme,
     hooks: &Injector<'_>,
 ) -> Result<Arc<Rendered>, Diagnostics> {
+    let claims = hooks.claims.get(&doc.dir);
+    let experiments = super::measure::refs_of(doc);
+    // The page's experiments and its article's claims' (declared in one of its files).
+    let mut named = experiments.clone();
+    for c in claims.iter().flat_map(|(a, _)| &a.claims) {
+        named.extend(claims::experiments_of(&c.entry.text));
+    }
+    let slots = Slots(
+        named
+            .into_iter()
+            .filter(|n| hooks.measurements.by_name.contains_key(n))
+            .collect(),
+    );
     let page = PageHooks {
         injector: hooks,
-        experiments: super::measure::refs_of(doc),
-        claims: hooks.claims.get(&doc.dir),
+        experiments,
+        slots,
+        claims,
     };
-    markdown::render(&markdown::Input {
+    let mut rendered = markdown::render(&markdown::Input {
         path: &doc.path,
         body: &doc.body,
         body_line: doc.body_line,
@@ -153,8 +167,9 @@ pub(super) fn render_body(
         hooks: &page,
         labels: &theme.labels[&doc.lang],
         theme_ids: &theme.ids,
-    })
-    .map(Arc::new)
+    })?;
+    rendered.where_vars = hooks.where_vars(&page.slots, &doc.lang);
+    Ok(Arc::new(rendered))
 }
 
 /// The Markdown stage's UI words, per language.

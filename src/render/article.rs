@@ -30,6 +30,9 @@ struct ArticleCtx<'a> {
     series: Option<SeriesCtx>,
     toc: &'a [TocEntry],
     content: &'a str,
+    /// Where the page's experiments were measured, as CSS custom properties (`--w1:'…'`)
+    /// that the values' tooltips show ([`crate::markdown::Rendered::where_vars`]).
+    content_style: &'a str,
     reproduce: &'a [Reproduce],
     results_url: Option<String>,
     related: Vec<LinkCtx>,
@@ -85,6 +88,7 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
         series: series(inputs, i),
         toc: &body.toc,
         content: &body.html,
+        content_style: &body.where_vars,
         reproduce,
         results_url: (!reproduce.is_empty()).then(|| format!("{}results.json", p.url)),
         related: inputs

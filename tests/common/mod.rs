@@ -154,3 +154,41 @@ pub fn attrs(doc: &scraper::Html, selector: &str, attr: &str) -> Vec<String> {
         .filter_map(|e| e.value().attr(attr).map(str::to_string))
         .collect()
 }
+
+/// The tooltips of the elements `selector` matches, as a reader sees them: the title, then
+/// where the value was measured, which the page says once in its body's `--w<n>` and an
+/// element with `data-w="n"` names.
+pub fn tooltips(doc: &scraper::Html, selector: &str) -> Vec<String> {
+    let content = scraper::Selector::parse("div.content").expect("selector");
+    let style = doc
+        .select(&content)
+        .next()
+        .and_then(|e| e.value().attr("style"))
+        .unwrap_or_default()
+        .to_string();
+    let var = |n: &str| -> Option<String> {
+        let key = format!("--w{n}:'");
+        let start = style.find(&key)? + key.len();
+        let mut out = String::new();
+        let mut chars = style[start..].chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => out.extend(chars.next()),
+                '\'' => break,
+                c => out.push(c),
+            }
+        }
+        Some(out)
+    };
+    let sel = scraper::Selector::parse(selector).expect("selector");
+    doc.select(&sel)
+        .map(|e| {
+            let title = e.value().attr("title").unwrap_or_default().to_string();
+            match e.value().attr("data-w").and_then(var) {
+                Some(w) if title.is_empty() => w,
+                Some(w) => format!("{title} {w}"),
+                None => title,
+            }
+        })
+        .collect()
+}
