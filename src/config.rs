@@ -223,6 +223,44 @@ impl SiteConfig {
 /// The articles a page of a listing shows when `site.toml` does not say (Hugo's default).
 pub const DEFAULT_PAGINATE: usize = 10;
 
+/// The `[languages.*]` tables, the default language first, and the default language (`None`
+/// when it has no table: an error in `diags`).
+fn languages_of(
+    languages: BTreeMap<String, RawLanguage>,
+    default_language: &str,
+    err: &impl Fn(&str, String) -> Diagnostic,
+    diags: &mut Diagnostics,
+) -> (Vec<LanguageConfig>, Option<Lang>) {
+    let mut langs = Vec::new();
+    for (code, l) in languages {
+        let RawLanguage { title, description } = l;
+        match Lang::parse(&code) {
+            Ok(lang) => langs.push(LanguageConfig {
+                lang,
+                title,
+                description: description.unwrap_or_default(),
+            }),
+            Err(m) => diags.push(err("[languages", m)),
+        }
+    }
+    let default_lang = match langs.iter().position(|l| l.lang.code() == default_language) {
+        Some(i) => {
+            let l = langs.remove(i);
+            let lang = l.lang.clone();
+            langs.insert(0, l);
+            Some(lang)
+        }
+        None => {
+            diags.push(err(
+                "default_language",
+                format!("default_language `{default_language}` has no [languages.{default_language}] table"),
+            ));
+            None
+        }
+    };
+    (langs, default_lang)
+}
+
 /// Reads and validates `<root>/site.toml`.
 pub fn load(root: &Path) -> Result<SiteConfig, Diagnostics> {
     let path = root.join("site.toml");
@@ -302,33 +340,7 @@ fn validate(
             format!("base_url `{base_url}` must be an absolute http(s) URL"),
         ));
     }
-    let mut langs = Vec::new();
-    for (code, l) in languages {
-        let RawLanguage { title, description } = l;
-        match Lang::parse(&code) {
-            Ok(lang) => langs.push(LanguageConfig {
-                lang,
-                title,
-                description: description.unwrap_or_default(),
-            }),
-            Err(m) => diags.push(err("[languages", m)),
-        }
-    }
-    let default_lang = match langs.iter().position(|l| l.lang.code() == default_language) {
-        Some(i) => {
-            let l = langs.remove(i);
-            let lang = l.lang.clone();
-            langs.insert(0, l);
-            Some(lang)
-        }
-        None => {
-            diags.push(err(
-                "default_language",
-                format!("default_language `{default_language}` has no [languages.{default_language}] table"),
-            ));
-            None
-        }
-    };
+    let (langs, default_lang) = languages_of(languages, &default_language, &err, &mut diags);
     let experiments = experiments
         .unwrap_or_default()
         .validate(root, &err, &mut diags);

@@ -223,22 +223,8 @@ impl Session {
             highlighter: &highlighter,
         };
         let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
-        // A claim that failed fails the build, after the bodies' errors are found with it.
-        let mut failed = std::mem::take(&mut measured.failures);
-        let bodies = self.bodies(&site, &hooks, body_theme);
-        if let Ok(Err(d)) = bodies
-            .as_ref()
-            .map(|b| marks::check(&site, &b.bodies, &measured.claims))
-        {
-            failed.extend(d);
-        }
-        let bodies = match bodies {
-            Ok(b) => failed.into_result(b)?,
-            Err(d) => {
-                failed.extend(d);
-                return Err(failed);
-            }
-        };
+        let failed = std::mem::take(&mut measured.failures);
+        let bodies = self.checked_bodies(&site, &hooks, body_theme, failed)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
@@ -294,6 +280,29 @@ impl Session {
             inputs,
         });
         Ok(built)
+    }
+
+    /// Every page's body, and its article's claims' markers checked; the claims that failed
+    /// (`failed`) fail the build after the bodies' errors are found with them.
+    fn checked_bodies(
+        &mut self,
+        site: &Site,
+        hooks: &Injector<'_>,
+        body_theme: bodies::BodyTheme,
+        mut failed: Diagnostics,
+    ) -> Result<bodies::Bodies, Diagnostics> {
+        match self.bodies(site, hooks, body_theme) {
+            Ok(b) => {
+                if let Err(d) = marks::check(site, &b.bodies, hooks.claims) {
+                    failed.extend(d);
+                }
+                failed.into_result(b)
+            }
+            Err(d) => {
+                failed.extend(d);
+                Err(failed)
+            }
+        }
     }
 
     /// The content stage and the site model: `content/` → articles (reusing those whose file
