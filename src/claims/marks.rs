@@ -159,6 +159,20 @@ mod tests {
         }
     }
 
+    /// The vi and en pages of an article, with their marks.
+    fn pages<'a>(vi: &'a [Mark], en: &'a [Mark]) -> [PageMarks<'a>; 2] {
+        [
+            PageMarks {
+                path: Path::new("vi.md"),
+                marks: vi,
+            },
+            PageMarks {
+                path: Path::new("en.md"),
+                marks: en,
+            },
+        ]
+    }
+
     fn mark(id: &str, line: usize) -> Mark {
         Mark {
             id: id.into(),
@@ -179,16 +193,7 @@ mod tests {
         let a = article(&["one", "two"]);
         let vi = [mark("one", 10), mark("two", 12), mark("one", 20)];
         let en = [mark("two", 9), mark("one", 11)];
-        let pages = [
-            PageMarks {
-                path: Path::new("vi.md"),
-                marks: &vi,
-            },
-            PageMarks {
-                path: Path::new("en.md"),
-                marks: &en,
-            },
-        ];
+        let pages = pages(&vi, &en);
         assert!(check(Some(&a), &pages).is_ok());
     }
 
@@ -196,16 +201,7 @@ mod tests {
     fn a_claim_missing_in_one_language_names_that_file_and_the_other_place() {
         let a = article(&["one"]);
         let vi = [mark("one", 10)];
-        let pages = [
-            PageMarks {
-                path: Path::new("vi.md"),
-                marks: &vi,
-            },
-            PageMarks {
-                path: Path::new("en.md"),
-                marks: &[],
-            },
-        ];
+        let pages = pages(&vi, &[]);
         let d = check(Some(&a), &pages).unwrap_err();
         assert_eq!(d.0.len(), 1);
         assert_eq!(d.0[0].place.path, Path::new("en.md"));
@@ -223,16 +219,7 @@ mod tests {
         let a = article(&["one", "two"]);
         let vi = [mark("one", 10)];
         let en = [mark("one", 10)];
-        let pages = [
-            PageMarks {
-                path: Path::new("vi.md"),
-                marks: &vi,
-            },
-            PageMarks {
-                path: Path::new("en.md"),
-                marks: &en,
-            },
-        ];
+        let pages = pages(&vi, &en);
         let d = check(Some(&a), &pages).unwrap_err();
         assert_eq!(d.0.len(), 1);
         assert_eq!(d.0[0].place.line, Some(6));

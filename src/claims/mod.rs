@@ -104,18 +104,8 @@ pub struct Settled {
     pub extra_time: Duration,
 }
 
-/// The claims stage: decides every claim of the site, measuring the experiments behind
-/// inconclusive claims again (one more run each per round) until none is inconclusive or the
-/// budget is spent. A claim that fails or stays inconclusive fails the build.
-pub fn settle(
-    site: &Site,
-    measurements: Measurements,
-    more: More<'_>,
-) -> Result<Settled, Diagnostics> {
-    settle_articles(collect(site)?, measurements, more)
-}
-
-/// [`settle`] of claims already collected.
+/// [`settle_reporting`] of claims already collected, with a claim that fails or stays
+/// inconclusive as the error.
 pub fn settle_articles(
     articles: Vec<ArticleClaims>,
     measurements: Measurements,
@@ -125,9 +115,11 @@ pub fn settle_articles(
     failures.into_result(settled)
 }
 
-/// [`settle`], with the claims that fail or stay inconclusive returned beside the decisions
-/// instead of as the error: the build goes on to report the pages' errors with them, and
-/// fails after. The error is a claim that cannot be decided at all.
+/// The claims stage: decides every claim of the site, measuring the experiments behind
+/// inconclusive claims again (one more run each per round) until none is inconclusive or the
+/// budget is spent. A claim that fails or stays inconclusive fails the build, but is returned
+/// beside the decisions, not as the error: the build goes on to report the pages' errors with them, and fails after. The
+/// error is a claim that cannot be decided at all.
 pub fn settle_reporting(
     site: &Site,
     measurements: Measurements,

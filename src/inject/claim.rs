@@ -60,8 +60,8 @@ impl Injector<'_> {
         ))
     }
 
-    /// The claim in words with its values: "Checked when this page was built: a, 3.1×
-    /// (2.9×–3.3×, 3 runs), is above 2.5. Measured 2026-12-01 on … (2 cores)."
+    /// The claim in words with its values: "Checked at build: a (3.1×, 2.9×–3.3× over 3
+    /// runs) is above 2.5." (where it was measured is the page's, or appended by the caller).
     fn claim_title(&self, claim: &Claim, d: &Decision, lang: &Lang) -> String {
         let t = &self.strings[lang];
         let expr = &claim.expr;
