@@ -4,7 +4,8 @@
 use std::net::{Ipv4Addr, TcpListener};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -51,13 +52,17 @@ fn run_as() -> Result<Option<(u32, u32)>, BoxError> {
 }
 
 // ANCHOR: cluster
-/// A running throwaway cluster. Dropping it stops the server
-/// (`pg_ctl stop -m immediate`) and deletes the folder.
+/// A running throwaway cluster. The server is `postgres` itself, started as this
+/// process's child and in its process group: `pg_ctl start` would detach it with
+/// `setsid`, and a timeout that kills the experiment's group would leave it running.
+/// Dropping the cluster stops the server (SIGQUIT, PostgreSQL's immediate shutdown),
+/// waits for it, and deletes the folder.
 pub struct Cluster {
     pub port: u16,
     bin: PathBuf,
     data: PathBuf,
     user: Option<(u32, u32)>,
+    server: Option<Child>,
     dir: tempfile::TempDir,
 }
 
@@ -74,72 +79,85 @@ impl Cluster {
             bin: bin.to_path_buf(),
             data,
             user,
+            server: None,
             dir,
         };
-        cluster.run(
-            "initdb",
-            &["-D", path(&cluster.data), "-U", "postgres", "-A", "trust"],
-            &["-E", "UTF8", "--locale=C", "--no-sync"],
-        )?;
+        let data = path(&cluster.data).to_owned();
+        let init = &["-D", &data, "-U", "postgres", "-A", "trust"];
+        let mut initdb = cluster.command("initdb", init);
+        initdb.args(["-E", "UTF8", "--locale=C", "--no-sync"]);
+        let out = initdb.stdout(Stdio::null()).output()?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(format!("initdb failed ({}): {err}", out.status).into());
+        }
         cluster.port = free_port()?;
-        let opts = format!(
-            "-c listen_addresses=127.0.0.1 -p {} -k {} -c fsync=off -c synchronous_commit=off",
-            cluster.port,
-            path(cluster.dir.path())
+        let (port, socket_dir) = (
+            cluster.port.to_string(),
+            path(cluster.dir.path()).to_owned(),
         );
-        let log = cluster.dir.path().join("log");
-        cluster.run(
-            "pg_ctl",
-            &["-D", path(&cluster.data), "-l", path(&log), "-o", &opts],
-            &["-w", "-t", "30", "start"],
-        )?;
+        let log = std::fs::File::create(cluster.dir.path().join("log"))?;
+        let mut postgres =
+            cluster.command("postgres", &["-D", &data, "-p", &port, "-k", &socket_dir]);
+        postgres.args(["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"]);
+        postgres.args(["-c", "synchronous_commit=off"]);
+        postgres.stdout(log.try_clone()?).stderr(log);
+        cluster.server = Some(postgres.spawn()?);
+        cluster.wait_ready(Duration::from_secs(30))?;
         Ok(cluster)
     }
 
-    fn run(&self, tool: &str, args: &[&str], more: &[&str]) -> Result<(), BoxError> {
+    /// A PostgreSQL tool with the cluster's folder, locale and user.
+    fn command(&self, tool: &str, args: &[&str]) -> Command {
         let mut cmd = Command::new(self.bin.join(tool));
         cmd.args(args)
-            .args(more)
             .current_dir(self.dir.path())
             .env("LC_ALL", "C")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null());
+            .stdin(Stdio::null());
         if let Some((uid, gid)) = self.user {
             cmd.uid(uid).gid(gid);
         }
-        let out = cmd.output()?;
-        if !out.status.success() {
-            let log = std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default();
-            return Err(format!(
-                "{tool} failed ({}): {}{log}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            )
-            .into());
+        cmd
+    }
+
+    /// Waits, at most `limit`, until the server says "ready" in its pid file (the
+    /// eighth line, PostgreSQL 10 and later); fails at once if it exits.
+    fn wait_ready(&mut self, limit: Duration) -> Result<(), BoxError> {
+        let pid_file = self.data.join("postmaster.pid");
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            if let Some(server) = self.server.as_mut()
+                && let Some(status) = server.try_wait()?
+            {
+                let log = std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default();
+                return Err(
+                    format!("postgres exited ({status}) before it was ready: {log}").into(),
+                );
+            }
+            let text = std::fs::read_to_string(&pid_file).unwrap_or_default();
+            if text.lines().nth(7).is_some_and(|l| l.trim() == "ready") {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
-        Ok(())
+        Err(format!("postgres was not ready after {} s", limit.as_secs()).into())
     }
 }
 
 impl Drop for Cluster {
     fn drop(&mut self) {
-        let pid_file = self.data.join("postmaster.pid");
-        if pid_file.exists() {
-            let _ = self.run(
-                "pg_ctl",
-                &["-D", path(&self.data), "-m", "immediate"],
-                &["-w", "stop"],
-            );
-        }
-        // If the server is somehow still there, kill it before removing its files.
-        if let Ok(text) = std::fs::read_to_string(&pid_file)
-            && let Some(pid) = text
-                .lines()
-                .next()
-                .and_then(|l| l.trim().parse::<i32>().ok())
-        {
-            // SAFETY: plain kill(2) on the postmaster's pid read from its pid file.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+        if let Some(mut server) = self.server.take() {
+            let pid = i32::try_from(server.id()).expect("pids fit in i32");
+            // SAFETY: kill(2) on our own child, which has not been reaped yet.
+            unsafe { libc::kill(pid, libc::SIGQUIT) };
+            let stopping = Instant::now();
+            while matches!(server.try_wait(), Ok(None))
+                && stopping.elapsed() < Duration::from_secs(10)
+            {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = server.kill();
+            let _ = server.wait();
         }
         // `dir` (a TempDir) is removed when this struct's fields drop.
     }
