@@ -3,6 +3,9 @@
 
 mod server;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll};
 use std::time::Instant;
 
 use bytes::Bytes;
@@ -16,6 +19,7 @@ use serde::Serialize;
 use server::Server;
 use tokio::net::TcpStream;
 use tokio::task::JoinSet;
+use tower_service::Service;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -26,17 +30,17 @@ const FAST: usize = 20;
 
 // ANCHOR: burst
 /// Sends PARALLEL requests at once through hyper-util's pooled client and waits for
-/// all of them. Returns the time and the connections the server accepted meanwhile.
-async fn burst(
-    client: &Client<HttpConnector, Empty<Bytes>>,
-    srv: &Server,
-) -> Result<(f64, usize), BoxError> {
-    let uri: Uri = format!("http://{}/", srv.addr).parse()?;
-    let before = srv.accepted();
+/// all of them. Returns the time and the connections the client started meanwhile,
+/// counted by its connector as it starts each one: a connection a request started and
+/// then did not need is still completed in the background, and it is counted here, in
+/// the burst that started it, however late it reaches the server.
+async fn burst(client: &Pooled) -> Result<(f64, usize), BoxError> {
+    let uri: Uri = format!("http://{}/", client.addr).parse()?;
+    let before = client.connects.load(Ordering::Relaxed);
     let t0 = Instant::now();
     let mut set = JoinSet::new();
     for _ in 0..PARALLEL {
-        let (c, u) = (client.clone(), uri.clone());
+        let (c, u) = (client.client.clone(), uri.clone());
         set.spawn(async move {
             let res = c.get(u).await?;
             res.into_body().collect().await?;
@@ -46,15 +50,55 @@ async fn burst(
     while let Some(r) = set.join_next().await {
         r??;
     }
-    Ok((t0.elapsed().as_nanos() as f64, srv.accepted() - before))
+    let elapsed = t0.elapsed().as_nanos() as f64;
+    Ok((elapsed, client.connects.load(Ordering::Relaxed) - before))
 }
 
-fn client(h2: bool) -> Client<HttpConnector, Empty<Bytes>> {
+/// hyper-util's pooled client, with the count of connections its connector started.
+struct Pooled {
+    client: Client<Counting, Empty<Bytes>>,
+    connects: Arc<AtomicUsize>,
+    addr: std::net::SocketAddr,
+}
+
+fn client(h2: bool, addr: std::net::SocketAddr) -> Pooled {
     let mut http = HttpConnector::new(); // 127.0.0.1 literals: no resolver involved
     http.set_nodelay(true);
-    Client::builder(TokioExecutor::new())
+    let connects = Arc::new(AtomicUsize::new(0));
+    let counting = Counting {
+        http,
+        connects: connects.clone(),
+    };
+    let client = Client::builder(TokioExecutor::new())
         .http2_only(h2) // h2c with prior knowledge
-        .build(http)
+        .build(counting);
+    Pooled {
+        client,
+        connects,
+        addr,
+    }
+}
+
+/// An `HttpConnector` that counts the connections it is asked to open.
+#[derive(Clone)]
+struct Counting {
+    http: HttpConnector,
+    connects: Arc<AtomicUsize>,
+}
+
+impl Service<Uri> for Counting {
+    type Response = <HttpConnector as Service<Uri>>::Response;
+    type Error = <HttpConnector as Service<Uri>>::Error;
+    type Future = <HttpConnector as Service<Uri>>::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.http.poll_ready(cx)
+    }
+
+    fn call(&mut self, dst: Uri) -> Self::Future {
+        self.connects.fetch_add(1, Ordering::Relaxed);
+        self.http.call(dst)
+    }
 }
 // ANCHOR_END: burst
 
@@ -119,6 +163,15 @@ struct Proto {
     conns_cold: usize,
     conns_cold_max: usize,
     conns_warm: usize,
+    /// Of the cold burst's connections, those the server had accepted when the warm
+    /// burst started (median).
+    cold_arrived: usize,
+    /// Every connection the clients started, all rounds and both bursts.
+    client_connects: usize,
+    /// Every connection the server accepted over the same rounds.
+    server_accepted: usize,
+    /// server_accepted − client_connects: 0 when the two counts agree.
+    count_gap: i64,
     hol_fast: Summary,
     hol_fast_ns: f64,
     hol_slow: Summary,
@@ -140,22 +193,38 @@ async fn main() -> Result<(), BoxError> {
     let mut warm = [vec![], vec![]];
     let mut conns_cold = [vec![], vec![]];
     let mut conns_warm = [vec![], vec![]];
+    let mut connects = [0, 0];
+    let mut cold_arrived = [vec![], vec![]];
     // ANCHOR: rounds
     for round in 0..=rounds {
         for (p, srv) in servers.iter().enumerate() {
-            let c = client(p == 1); // a new client: an empty pool
-            let (t_cold, n_cold) = burst(&c, srv).await?;
-            let (t_warm, n_warm) = burst(&c, srv).await?; // same client, pool filled
+            let c = client(p == 1, srv.addr); // a new client: an empty pool
+            let at_start = srv.accepted();
+            let (t_cold, n_cold) = burst(&c).await?;
+            // How many of the cold burst's connections the server has when the warm one starts.
+            let arrived = srv.accepted() - at_start;
+            let (t_warm, n_warm) = burst(&c).await?; // same client, pool filled
+            connects[p] += n_cold + n_warm;
             if round > 0 {
                 // round 0 is a warm-up
                 cold[p].push(t_cold);
                 warm[p].push(t_warm);
                 conns_cold[p].push(n_cold);
                 conns_warm[p].push(n_warm);
+                cold_arrived[p].push(arrived);
             }
         }
     }
     // ANCHOR_END: rounds
+    // The server's own count, once every connection started in the background is in.
+    let mut accepted = [0, 0];
+    for (p, srv) in servers.iter().enumerate() {
+        let limit = Instant::now() + std::time::Duration::from_secs(5);
+        while srv.accepted() < connects[p] && Instant::now() < limit {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        accepted[p] = srv.accepted();
+    }
 
     let mut hol_fast = [vec![], vec![]];
     let mut hol_slow = [vec![], vec![]];
@@ -184,6 +253,10 @@ async fn main() -> Result<(), BoxError> {
                 conns_cold: median_usize(&mut conns_cold[p]),
                 conns_cold_max: *conns_cold[p].iter().max().unwrap_or(&0),
                 conns_warm: median_usize(&mut conns_warm[p]),
+                cold_arrived: median_usize(&mut cold_arrived[p]),
+                client_connects: connects[p],
+                server_accepted: accepted[p],
+                count_gap: accepted[p] as i64 - connects[p] as i64,
                 hol_fast: fast,
                 hol_slow: Summary::from_ns(hol_slow[p].clone()),
             }
