@@ -433,6 +433,11 @@ fn states(results: &mut Results) {
     }
     results.set("states.held", HELD);
     results.set("states.open_established", rows[1].established);
+    // Sockets per connection while open: 2 when both ends are on this machine.
+    results.set(
+        "states.established_per_conn",
+        rows[1].established as f64 / HELD as f64,
+    );
     results.set("states.closed_time_wait", rows[2].time_wait);
     results.set("states.closed_client_time_wait", rows[2].client_time_wait);
     results.set("states.closed_established", rows[2].established);
