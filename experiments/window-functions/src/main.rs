@@ -233,6 +233,8 @@ fn main() -> Result<(), BoxError> {
     res.set("self_join_exponent", self_k);
     res.set("window_exponent", window_k);
     res.set("self_join_doubling", 2f64.powf(self_k));
+    // How much slower the subquery gets when the table is ten times larger.
+    res.set("self_join_tenfold", 10f64.powf(self_k));
     res.set("window_doubling", 2f64.powf(window_k));
     res.set("window_fit_from", WINDOW_FIT_FROM);
     res.set("window_max", &last.window);
