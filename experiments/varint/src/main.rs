@@ -391,6 +391,9 @@ fn main() {
     results.set("sweep", &sweep);
     results.set("values", &rows);
     results.set("max_bytes", max_bytes);
+    // The shortest plain varint of a negative value in the sweep (max_bytes when all are).
+    let neg_min = sweep.iter().map(|r| r.plain_neg).min().unwrap();
+    results.set("sweep_neg_min_bytes", neg_min);
     results.set("int32_minus_one", int32_minus_one);
     results.set("sint32_minus_one", sint32_minus_one);
     results.set("fixed_bytes", fixed_len(-1));
