@@ -849,6 +849,11 @@ fn main() {
         "write.saved_calls_writer",
         1.0 - ww.calls as f64 / wv.calls as f64,
     );
+    // A bare File is read one byte per call, plus the call that finds the end.
+    results.set(
+        "read.unbuffered_calls_beyond_bytes",
+        rau.syscalls as i64 - array_len as i64,
+    );
     results.set(
         "read.saved_peak_stream_reader",
         1.0 - rsr.peak as f64 / ras.peak as f64,
