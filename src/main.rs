@@ -38,6 +38,10 @@ struct ExperimentArgs {
     /// Ask experiments for fewer samples (also MEASURED_QUICK=1): for tests and CI, never publishing.
     #[arg(long)]
     quick: bool,
+    /// Make drift an error: values that moved beyond their intervals since the experiment's
+    /// previous results on this machine, or claims whose outcome changed with them (for CI).
+    #[arg(long)]
+    strict: bool,
 }
 
 impl ExperimentArgs {
@@ -54,6 +58,7 @@ impl ExperimentArgs {
             rerun,
             frozen: self.frozen,
             quick: self.quick || env_quick,
+            strict: self.strict,
         }
     }
 }

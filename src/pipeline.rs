@@ -211,6 +211,10 @@ impl Session {
         // 5. The experiments the pages refer to, measured.
         let refs = self.refs(&site);
         let mut measured = self.measure(&config, &site, &refs, files, progress)?;
+        let drift = std::mem::take(&mut measured.drift);
+        if self.opts.experiments.strict && !drift.is_empty() {
+            return Err(Diagnostics(drift));
+        }
         let m = &*measured.measurements;
         // 6. Bodies, through the experiment stage's hooks (the claims were settled with the
         //    measurements: measuring again for them changes the values pages show).
@@ -229,6 +233,7 @@ impl Session {
         let used = measure::used(&refs, m);
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
         warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
+        warnings.extend(drift);
         let inputs = RenderInputs {
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),

@@ -725,3 +725,89 @@ fn machine_values_need_an_experiment_and_a_known_field_and_no_crate_takes_the_na
         "{e}"
     );
 }
+
+/// A fixture whose value `v` and timing `t` (median `t`, ±5 %) are as given.
+fn drifting(v: u32, t: u32) -> String {
+    let (lo, hi) = (t * 95 / 100, t * 105 / 100);
+    experiment_source(
+        "drifting",
+        &format!(
+            r#"{{"v": {v}, "t": {{"type": "timing", "unit": "ns", "n": 9, "median": {t}.0, "ci_low": {lo}.0, "ci_high": {hi}.0}}}}"#
+        ),
+    )
+}
+
+#[test]
+fn every_run_is_kept_and_values_that_moved_since_the_previous_results_are_drift() {
+    let site = site_with(&[
+        ("moves", drifting(10, 100)),
+        ("steady", experiment_source("steady", r#"{"w": 5}"#)),
+    ]);
+    let body = "{{ moves.v }} {{ moves.t }} {{ steady.w }}. {{ claim.high }}\n";
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01\nclaims:\n  high: moves.v > 5",
+        body,
+    );
+    site.article("a", "en", "title: A\ndate: 2026-01-01", body);
+    let first = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let history = |name: &str| {
+        std::fs::read_to_string(site.path(&format!(".measured/history/{name}.jsonl")))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let per_build = history("moves");
+    assert!(
+        per_build >= 1 && history("steady") == per_build,
+        "each run is kept"
+    );
+    assert!(
+        first
+            .warnings
+            .iter()
+            .all(|w| !w.message.contains("previous results"))
+    );
+
+    // `moves` changes its values; `steady` only its source, not what it measures.
+    site.write("experiments/moves/src/main.rs", &drifting(30, 200));
+    site.write(
+        "experiments/steady/src/main.rs",
+        &experiment_source("steady, reworded", r#"{"w": 5}"#),
+    );
+    let second = site.build().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(history("moves"), 2 * per_build, "the older runs stay");
+    let drift: Vec<&measured::Diagnostic> = second
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("previous results"))
+        .collect();
+    assert_eq!(drift.len(), 1, "only `moves` drifted: {drift:?}");
+    let text = drift[0].to_string();
+    assert!(text.contains("experiment `moves`"), "{text}");
+    assert!(text.contains("2 value(s) moved"), "{text}");
+    assert!(
+        text.contains("t moved from") && text.contains("v moved from 10"),
+        "{text}"
+    );
+    assert!(text.contains("the experiment's source"), "{text}");
+    assert!(text.contains("experiments/moves/Cargo.toml"), "{text}");
+
+    // With --strict, drift is an error, and a claim that held before and fails now says so.
+    site.write("experiments/moves/src/main.rs", &drifting(2, 200));
+    let strict = ExperimentOptions {
+        strict: true,
+        ..ExperimentOptions::default()
+    };
+    let err = build_with(&site, strict).unwrap_err().to_string();
+    assert!(err.contains("v moved from 30"), "{err}");
+    assert!(
+        err.contains("claim `high`") && err.contains("held before and failed now"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("t moved"),
+        "the timing stayed within its interval: {err}"
+    );
+}

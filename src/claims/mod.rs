@@ -5,6 +5,7 @@
 //! build on a claim that fails or stays inconclusive, saying why and what to do.
 
 mod decide;
+pub mod drift;
 mod explain;
 mod interval;
 mod marks;

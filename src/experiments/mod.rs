@@ -3,6 +3,7 @@
 //! `cargo build --release` and run them one at a time under a timeout, recording provenance.
 
 pub mod combine;
+pub mod history;
 pub mod machine;
 pub mod runner;
 pub mod runs;
@@ -43,6 +44,9 @@ pub struct ExperimentOptions {
     pub frozen: bool,
     /// Ask experiments for fewer samples (`MEASURED_QUICK=1`): tests and CI, never publishing.
     pub quick: bool,
+    /// Make drift (values that moved beyond their intervals since the previous results on
+    /// this machine) an error instead of a warning.
+    pub strict: bool,
 }
 
 /// Where and how a result was measured.

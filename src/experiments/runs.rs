@@ -178,6 +178,7 @@ impl<'a> Runner<'a> {
             },
         };
         let key = self.key(m, name);
+        let kept = self.store.history().append(&key, &run);
         let record = match m.by_name.remove(name) {
             Some(found) if found.record.key == key => found.record.with_run(run),
             _ => Record::of_runs(name, &key, vec![run]),
@@ -198,6 +199,13 @@ impl<'a> Runner<'a> {
                 Place::file(self.store.record_path(name)),
                 format!("cannot store the results: {e}"),
             )
+        })?;
+        kept.map_err(|e| {
+            Diagnostic::new(
+                Place::file(self.store.history().path(name)),
+                format!("cannot keep the run in the history: {e}"),
+            )
+            .with_hint("check that .measured/ is writable")
         })
     }
 }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use super::history::History;
 use super::{Origin, Record};
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Place};
@@ -14,6 +15,7 @@ pub struct Store {
     cache: PathBuf,
     frozen: PathBuf,
     scratch: PathBuf,
+    history: History,
 }
 
 impl Store {
@@ -23,7 +25,13 @@ impl Store {
             cache: base.join("results"),
             frozen: config.experiments.frozen_dir.clone(),
             scratch: base.join("run"),
+            history: History::new(base.join("history")),
         }
+    }
+
+    /// Every run of every experiment, kept across builds.
+    pub fn history(&self) -> &History {
+        &self.history
     }
 
     pub fn record_path(&self, name: &str) -> PathBuf {

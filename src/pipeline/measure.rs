@@ -26,6 +26,8 @@ pub(super) struct Measured {
     pub(super) ran: Vec<String>,
     /// Whether they are kept for the next build (not after a forced rerun).
     pub(super) kept: bool,
+    /// What moved since the previous results of the experiments this build ran.
+    pub(super) drift: Vec<crate::diag::Diagnostic>,
 }
 
 impl Session {
@@ -90,8 +92,11 @@ impl Session {
         } else {
             measurements
         };
+        let store = experiments::store::Store::new(config);
+        let drift = claims::drift::report(&measurements, store.history(), &decided);
         Ok(Measured {
             measurements,
+            drift,
             claims: Arc::new(decided),
             failures,
             ran,
