@@ -6,11 +6,13 @@
 //!   footnotes' ids;
 //! - `code`: code blocks highlighted, experiment and source blocks through [`Hooks`];
 //! - `values`: `{{ experiment.path }}` in prose through [`Hooks`];
+//! - `formula`: `$…$` and `$$…$$` to MathML ([`crate::math`]), values inside them too;
 //! - tables wrapped for scrolling, links collected for the link check, words counted;
 //! - `collect`: the summary (the first paragraph) and the searchable text.
 
 mod code;
 mod collect;
+mod formula;
 mod headings;
 mod pass;
 mod values;
@@ -165,6 +167,7 @@ pub fn options() -> Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_SMART_PUNCTUATION
         | Options::ENABLE_GFM
+        | Options::ENABLE_MATH
 }
 
 /// Renders an article body, reporting every error in it.
@@ -195,7 +198,7 @@ pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
                 }
             }
             Event::End(TagEnd::CodeBlock) => in_code = false,
-            Event::Text(text) if !in_code => {
+            Event::Text(text) | Event::InlineMath(text) | Event::DisplayMath(text) if !in_code => {
                 for piece in split_values(&text) {
                     if let Piece::Value(expr) = piece {
                         let name = expr.split(['.', '|', ' ']).next().unwrap_or_default();
@@ -373,6 +376,56 @@ mod tests {
             [(heading, 2), (heading + "Bắt tay".len(), 0)],
             "only the heading weighs more"
         );
+    }
+
+    #[test]
+    fn math_becomes_mathml_and_reads_as_plain_text() {
+        let r =
+            render_str("Một varint $2^{7}$ byte, và\n\n$$\\text{BDP} = B \\times RTT$$\n").unwrap();
+        assert!(
+            r.html
+                .contains("<math><msup><mn>2</mn><mn>7</mn></msup></math>"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("<math display=\"block\">"), "{}", r.html);
+        assert_eq!(r.summary, "Một varint 2^7 byte, và");
+        assert_eq!(r.text.as_str(), "Một varint 2^7 byte, và BDP = B × RTT ");
+        let prices = render_str("Giá $5 và $6, 5 $ mỗi cái, \\$x\\$.\n").unwrap();
+        assert!(!prices.html.contains("<math"), "{}", prices.html);
+        assert!(
+            prices.html.contains("Giá $5 và $6, 5 $ mỗi cái, $x$."),
+            "{}",
+            prices.html
+        );
+    }
+
+    #[test]
+    fn a_value_inside_math_is_its_shown_text() {
+        let r = render_str("Có $B = {{ x.y }} \\times 2$ ở đây.\n").unwrap();
+        assert!(r.html.contains("<mtext>vi:x.y</mtext>"), "{}", r.html);
+        assert!(!r.html.contains("<data"), "{}", r.html);
+        assert!(r.injected.contains("x.y"), "{:?}", r.injected);
+        assert_eq!(
+            experiment_refs("Có $B = {{ tcp.rtt }}$.\n")
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect::<Vec<_>>(),
+            ["tcp"]
+        );
+    }
+
+    #[test]
+    fn a_latex_error_names_the_character_in_the_article() {
+        let e = render_str("Dòng một.\n\nHai $x + \\nosuch$ và $ok$.\n").unwrap_err();
+        let d = &e.0[0];
+        assert_eq!(d.place.to_string(), "content/a/index.vi.md:7:10");
+        assert!(d.message.contains("nosuch"), "{}", d.message);
+        let e = render_str("A $B = {{ x.y }} \\bad$.\n").unwrap_err();
+        assert_eq!(e.0[0].place.to_string(), "content/a/index.vi.md:5:18");
+        let e = render_str("A $B = {{ bad.y }}$.\n").unwrap_err();
+        assert_eq!(e.0[0].place.to_string(), "content/a/index.vi.md:5:8");
+        assert_eq!(e.0[0].message, "unknown `bad.y`");
     }
 
     #[test]

@@ -10,9 +10,11 @@ use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Tag, TagEnd};
 use crate::claims::Mark;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::html::strip_tags;
+use crate::math::Display;
 
 use super::code::{self, Block};
 use super::collect::{SearchText, Summary};
+use super::formula;
 use super::headings::{self, Headings, Taken};
 use super::values::{self, Values};
 use super::{Ev, HookError, Input, Link, Rendered};
@@ -159,6 +161,8 @@ impl<'a, 'i> Pass<'a, 'i> {
                     out.push(Event::Text(text));
                 }
             }
+            Event::InlineMath(tex) => self.math(&tex, range, Display::Inline, out),
+            Event::DisplayMath(tex) => self.math(&tex, range, Display::Block, out),
             Event::Code(ref code) => {
                 self.check_code(code, range, Code::Span);
                 self.text.code(code);
@@ -183,6 +187,26 @@ impl<'a, 'i> Pass<'a, 'i> {
                 out.push(event);
             }
             other => out.push(other),
+        }
+    }
+
+    /// A formula: MathML in the page, its plain text in the searchable text.
+    fn math<'e>(
+        &mut self,
+        tex: &str,
+        range: Range<usize>,
+        display: Display,
+        out: &mut Vec<Event<'e>>,
+    ) {
+        let written = &self.input.body[range.clone()];
+        let start = range.start + written.bytes().take_while(|&b| b == b'$').count();
+        match formula::convert(self.input, tex, start, display, &mut self.values.injected) {
+            Ok(f) => {
+                self.words += f.text.split_whitespace().count();
+                self.text.prose(&f.text);
+                out.push(Event::InlineHtml(CowStr::from(f.mathml)));
+            }
+            Err((at, e)) => self.error(at, e),
         }
     }
 
