@@ -14,8 +14,7 @@
 //!    again within a budget, so claims come before the values pages show
 //! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel,
 //!    with what later stages read of it (links, ids, summary, searchable text); formulas
-//!    through [`math`] (LaTeX → MathML). [`diagram`] (Mermaid → SVG) is ready for it and not
-//!    called yet
+//!    through [`math`] (LaTeX → MathML), Mermaid blocks through [`diagram`] (→ inline SVG)
 //! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
 //!    parallel ([`output::Output`])
 //! 8. [`links`]: every internal link and anchor checked against the output;

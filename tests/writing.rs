@@ -49,3 +49,76 @@ fn a_latex_error_fails_the_build_at_its_character() {
     );
     assert!(err.contains("nosuch"), "{err}");
 }
+
+#[test]
+fn diagrams_are_inline_svg_named_and_numbered_with_references() {
+    let s = site(
+        "Như @fig-bat-tay cho thấy.\n\n```mermaid {#fig-bat-tay} Bắt tay ba bước\nsequenceDiagram\n    participant C as Máy khách\n    participant S as Máy chủ\n    C->>S: SYN\n    S->>C: SYN-ACK\n    C->>S: ACK\n```\n\n```mermaid\nflowchart LR\n    A[Trình duyệt] --> B[Bộ phân giải]\n```\n",
+        "As @fig-handshake shows.\n\n```mermaid {#fig-handshake}\nsequenceDiagram\n    C->>S: SYN\n```\n",
+    );
+    let b = s.build().unwrap_or_else(|e| panic!("{e}"));
+    let vi = html(&b, "a/index.html");
+    assert_eq!(texts(&vi, "a.xref"), ["Hình 1"]);
+    assert_eq!(common::attrs(&vi, "a.xref", "href"), ["#fig-bat-tay"]);
+    assert_eq!(
+        texts(&vi, "figure#fig-bat-tay > figcaption"),
+        ["Hình 1. Bắt tay ba bước"]
+    );
+    assert_eq!(
+        texts(&vi, "figure svg.diagram > title"),
+        ["Bắt tay ba bước", "Lưu đồ"],
+        "a diagram without a caption is named by its kind"
+    );
+    let desc = texts(&vi, "figure#fig-bat-tay svg > desc");
+    assert_eq!(
+        desc,
+        ["Máy khách → Máy chủ: SYN. Máy chủ → Máy khách: SYN-ACK. Máy khách → Máy chủ: ACK."]
+    );
+    let page = b.output.text("a/index.html").unwrap();
+    assert!(
+        !page.contains("#ECECFF") && !page.contains("#9370DB"),
+        "recoloured"
+    );
+    let en = html(&b, "en/a/index.html");
+    assert_eq!(texts(&en, "a.xref"), ["Figure 1"]);
+    assert_eq!(
+        texts(&en, "figure svg.diagram > title"),
+        ["Sequence diagram"]
+    );
+}
+
+#[test]
+fn images_and_tables_are_numbered_per_kind() {
+    let s = site(
+        "@tbl-so và @fig-anh.\n\n![Sơ đồ mạng](a.png){#fig-anh}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n: Số đo {#tbl-so}\n",
+        "Plain.\n",
+    );
+    s.write("content/a/a.png", "png");
+    let b = s.build().unwrap_or_else(|e| panic!("{e}"));
+    let vi = html(&b, "a/index.html");
+    assert_eq!(texts(&vi, "a.xref"), ["Bảng 1", "Hình 1"]);
+    assert_eq!(
+        texts(&vi, "figure#fig-anh figcaption"),
+        ["Hình 1. Sơ đồ mạng"]
+    );
+    assert_eq!(texts(&vi, "figure#tbl-so > figcaption"), ["Bảng 1. Số đo"]);
+    assert_eq!(texts(&vi, "figure#tbl-so td"), ["1", "2"]);
+}
+
+#[test]
+fn a_reference_to_a_missing_figure_and_a_bad_diagram_fail_with_their_lines() {
+    let s = site(
+        "Xem @fig-bat-ta.\n\n```mermaid {#fig-bat-tay}\nsequenceDiagram\n    C->>S: SYN\n    C-->>\n```\n",
+        "Plain.\n",
+    );
+    let err = s.build_err();
+    assert!(
+        err.contains("content/a/index.vi.md:5:5: error: `@fig-bat-ta` refers to no figure or table of this article"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `@fig-bat-tay`?"), "{err}");
+    assert!(
+        err.contains("content/a/index.vi.md:10:1: error: this Mermaid diagram cannot be drawn"),
+        "the line inside the block: {err}"
+    );
+}
