@@ -127,14 +127,12 @@ impl Summary {
     /// A formula in it reads as its plain text (`2^62`, not the MathML's `262`).
     pub(super) fn paragraph<'e>(&mut self, events: impl Iterator<Item = Event<'e>>) {
         let mut html = String::new();
-        let events = events.map(|e| match e {
-            Event::InlineHtml(h) if h.starts_with("<math") => {
-                Event::Text(crate::math::plain_text(&h).into())
-            }
-            other => other,
-        });
         pulldown_cmark::html::push_html(&mut html, events);
-        self.first = Some(strip_tags(&html).trim().to_string());
+        self.first = Some(
+            strip_tags(&super::formula::readable(&html))
+                .trim()
+                .to_string(),
+        );
     }
 
     pub(super) fn finish(self) -> String {

@@ -2,6 +2,7 @@
 //! injected values inside a formula (`{{ exp.path }}`) replaced by their shown text, the
 //! formula turned into MathML, and an error placed at its character in the article.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use crate::math::{self, Display};
@@ -109,4 +110,25 @@ fn written_offset(pieces: &Pieces, at: usize) -> usize {
         Some(&(converted, written, false)) => written + (at - converted),
         None => at,
     }
+}
+
+/// `html` with each formula (`<math>…</math>`) replaced by its plain text, escaped: what a
+/// heading's table-of-contents entry or a summary reads (`2^62`, not the MathML's `262`).
+pub(super) fn readable(html: &str) -> Cow<'_, str> {
+    if !html.contains("<math") {
+        return Cow::Borrowed(html);
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find("<math") {
+        let Some(len) = rest[start..].find("</math>") else {
+            break;
+        };
+        let end = start + len + "</math>".len();
+        out.push_str(&rest[..start]);
+        out.push_str(&crate::html::escape(&math::plain_text(&rest[start..end])));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }

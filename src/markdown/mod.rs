@@ -407,6 +407,9 @@ mod tests {
         );
         assert!(r.html.contains("<math display=\"block\">"), "{}", r.html);
         assert_eq!(r.summary, "Một varint 2^7 byte, và");
+        let heading = render_str("## Giới hạn $2^{62}$\n").unwrap();
+        assert_eq!(heading.toc[0].text, "Giới hạn 2^62");
+        assert!(heading.html.contains("<msup>"), "{}", heading.html);
         assert_eq!(r.text.as_str(), "Một varint 2^7 byte, và BDP = B × RTT ");
         let prices = render_str("Giá $5 và $6, 5 $ mỗi cái, \\$x\\$.\n").unwrap();
         assert!(!prices.html.contains("<math"), "{}", prices.html);

@@ -47,6 +47,8 @@ pub(super) struct Pass<'a, 'i> {
     figures: Figures,
     /// How many diagrams the page has drawn (their SVG ids' numbers).
     diagrams: usize,
+    /// Whether the body writes `{#` anywhere, so a paragraph may be a figure or a caption.
+    attributes: bool,
     /// Where in `out` the last table's wrapper opened and where the table ended, for the
     /// caption line that may follow it.
     last_table: Option<(usize, usize)>,
@@ -65,6 +67,7 @@ impl<'a, 'i> Pass<'a, 'i> {
             words: 0,
             figures: Figures::scan(input.body, super::options()),
             diagrams: 0,
+            attributes: input.body.contains("{#"),
             last_table: None,
         }
     }
@@ -101,6 +104,13 @@ impl<'a, 'i> Pass<'a, 'i> {
                 Event::Start(Tag::FootnoteDefinition(ref label)) => {
                     self.headings.footnote(label);
                     self.summary.enter();
+                    out.push(event);
+                }
+                // Most paragraphs stream through: only the summary's, and any on a page that
+                // writes `{#…}` (a figure's image or a table's caption), are read whole.
+                Event::Start(Tag::Paragraph)
+                    if !self.attributes && !self.summary.wants_paragraph() =>
+                {
                     out.push(event);
                 }
                 Event::Start(Tag::Paragraph) => {
@@ -444,7 +454,9 @@ impl<'a, 'i> Pass<'a, 'i> {
         self.text.leave_heading();
         let mut inner_html = String::new();
         pulldown_cmark::html::push_html(&mut inner_html, inner_events.into_iter());
-        let text = strip_tags(&inner_html).trim().to_string();
+        let text = strip_tags(&formula::readable(&inner_html))
+            .trim()
+            .to_string();
         let (id, taken) = self.headings.add(n, explicit, &text);
         let error = match taken {
             Taken::Free => None,
