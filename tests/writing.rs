@@ -122,3 +122,17 @@ fn a_reference_to_a_missing_figure_and_a_bad_diagram_fail_with_their_lines() {
         "the line inside the block: {err}"
     );
 }
+
+#[test]
+fn the_whole_error_of_a_missing_reference_reads_as_it_should() {
+    let s = site(
+        "Như @tbl-kich-thuoc cho thấy.\n\n| a |\n|---|\n| 1 |\n\n: Kích thước {#tbl-kich-thuoc-goi}\n",
+        "Plain.\n",
+    );
+    let root = format!("{}/", s.root().display());
+    let err = s.build_err().replace(&root, "");
+    assert_eq!(
+        err.trim_end(),
+        "content/a/index.vi.md:5:5: error: `@tbl-kich-thuoc` refers to no figure or table of this article\n 5 | Như @tbl-kich-thuoc cho thấy.\n   |     ^\n  = help: did you mean `@tbl-kich-thuoc-goi`?"
+    );
+}
