@@ -253,6 +253,9 @@ mod tests {
 
     struct Echo;
     impl Hooks for Echo {
+        fn names_experiment(&self, name: &str) -> bool {
+            name == "tcp"
+        }
         fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
             if expr.starts_with("bad") {
                 return Err(HookError::new(format!("unknown `{expr}`")));
@@ -490,6 +493,8 @@ mod tests {
         let e = render_str("```experiment x {#sizes}\n```\n\n: Cap {#tbl-x}\n").unwrap_err();
         assert!(e.0[0].message.contains("`{#sizes}` is not an id"), "{e}");
         assert!(e.0[1].message.contains("follows no table"), "{e}");
+        let e = render_str("```source tcp connect {#fig-src}\n```\n").unwrap_err();
+        assert!(e.0[0].message.contains("cannot carry `{#fig-src}`"), "{e}");
     }
 
     #[test]
@@ -515,6 +520,10 @@ mod tests {
             "{}",
             r.text.as_str()
         );
+        let e =
+            render_str("```mermaid\nsequenceDiagram\n    C->>S: {{ tcp.rtt }}\n```\n").unwrap_err();
+        assert_eq!(e.0[0].place.line, Some(7), "{e}");
+        assert!(e.0[0].message.contains("inside a code block"), "{e}");
     }
 
     #[test]

@@ -366,7 +366,13 @@ impl<'a, 'i> Pass<'a, 'i> {
             Some(id) if kind == super::BlockKind::Experiment => {
                 Some((id, self.figures.define(id, input.labels)?))
             }
-            _ => None,
+            Some(id) => {
+                return Err(HookError::new(format!(
+                    "a source excerpt is not numbered, so it cannot carry `{{#{id}}}`"
+                ))
+                .hint("remove the id: figures are experiment blocks, diagrams and images, tables are experiment tables and Markdown tables"));
+            }
+            None => None,
         };
         let html = input.hooks.block(kind, &args, code, input.lang)?;
         Ok(match label {
@@ -482,7 +488,11 @@ impl<'a, 'i> Pass<'a, 'i> {
         let input = self.input;
         let offset = range.start;
         match code::block(kind) {
-            Block::Mermaid(args) => self.diagram(args, code, offset),
+            Block::Mermaid(args) => {
+                // A diagram's text is drawn as written: a value named in it would not be shown.
+                self.check_code(code, range.clone(), Code::Block);
+                self.diagram(args, code, offset)
+            }
             Block::Hook(kind, args) => match self.hook_block(kind, args, code) {
                 Ok(html) if kind == super::BlockKind::Experiment => {
                     // A figure is an injected value too, for the languages' parity.
