@@ -287,14 +287,13 @@ impl<'a, 'i> Pass<'a, 'i> {
         offset: usize,
         out: &mut Vec<Event<'e>>,
     ) {
-        let Some((open, end)) = self.last_table.take().filter(|&(_, end)| end == out.len()) else {
+        let Some((open, _)) = self.last_table.take().filter(|&(_, end)| end == out.len()) else {
             return self.error(
                 offset,
                 HookError::new(format!("the caption `{{#{id}}}` follows no table"))
                     .hint("write `: Caption {#tbl-id}` on the line after the table, with one blank line between"),
             );
         };
-        debug_assert!(open < end);
         let label = match self.figures.define(id, self.input.labels) {
             Ok(label) => label,
             Err(e) => return self.error(offset, e),
