@@ -53,7 +53,7 @@ pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<String, Diagra
         line: None,
         message: e.to_string(),
     })?;
-    let body = recolour(&unique_ids(&svg, opts.id));
+    let body = drop_unused_markers(&recolour(&unique_ids(&svg, opts.id)));
     let Some(open_end) = body.find('>') else {
         return Err(DiagramError {
             line: None,
@@ -91,6 +91,29 @@ fn parse_error(e: mermaid_svg::ParseError) -> DiagramError {
             message: other.to_string(),
         },
     }
+}
+
+/// The `<marker>` definitions no `url(#…)` refers to removed: the renderer defines every
+/// arrowhead it knows (filled, circle, cross) whichever the diagram draws, and a page's weight
+/// is counted.
+fn drop_unused_markers(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(start) = rest.find("<marker ") {
+        out.push_str(&rest[..start]);
+        let Some(len) = rest[start..].find("</marker>") else {
+            break;
+        };
+        let end = start + len + "</marker>".len();
+        let used = attribute(&rest[start..end], "id")
+            .is_some_and(|id| svg.contains(&format!("url(#{id})")));
+        if used {
+            out.push_str(&rest[start..end]);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The value of `name="…"` in a start tag.
@@ -136,7 +159,10 @@ fn recolour_tag(tag: &str) -> String {
             continue;
         };
         let old = format!(" {paint}=\"{value}\"");
-        if *role == "currentColor" {
+        if *role == "currentColor" && paint == "fill" && tag.starts_with("<text") {
+            // `.diagram text` fills with currentColor: one rule instead of one per label.
+            tag = tag.replacen(&old, "", 1);
+        } else if *role == "currentColor" {
             tag = tag.replacen(&old, &format!(" {paint}=\"currentColor\""), 1);
         } else {
             tag = tag.replacen(&old, "", 1);
@@ -307,8 +333,27 @@ mod tests {
                 !svg.contains("url(#arrow"),
                 "references follow the ids: {svg}"
             );
+            let markers: Vec<&str> = doc
+                .descendants()
+                .filter(|n| n.has_tag_name("marker"))
+                .filter_map(|n| n.attribute("id"))
+                .collect();
+            assert!(!markers.is_empty(), "{svg}");
+            for id in markers {
+                assert!(svg.contains(&format!("url(#{id})")), "{id} is used: {svg}");
+            }
+            assert!(
+                doc.descendants()
+                    .filter(|n| n.has_tag_name("text"))
+                    .all(|n| n.attribute("fill").is_none()),
+                "labels take their colour from the stylesheet: {svg}"
+            );
         }
         let css = include_str!("../static/style.css");
+        assert!(
+            css.contains(".diagram text { fill: currentColor;"),
+            "labels are coloured"
+        );
         for class in ["d-line", "d-node", "d-note", "d-label"] {
             assert!(
                 css.contains(&format!(".diagram .{class}")),

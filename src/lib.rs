@@ -13,8 +13,8 @@
 //!    [`claims`] settled against them: the experiments behind an inconclusive claim are run
 //!    again within a budget, so claims come before the values pages show
 //! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel,
-//!    with what later stages read of it (links, ids, summary, searchable text). [`math`]
-//!    (LaTeX → MathML) and [`diagram`] (Mermaid → SVG) are ready for it and not called yet
+//!    with what later stages read of it (links, ids, summary, searchable text); formulas
+//!    through [`math`] (LaTeX → MathML), Mermaid blocks through [`diagram`] (→ inline SVG)
 //! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
 //!    parallel ([`output::Output`])
 //! 8. [`links`]: every internal link and anchor checked against the output;

@@ -18,6 +18,8 @@ pub enum Display {
 /// A formula that cannot be converted: where in it, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MathError {
+    /// The byte offset in the formula where the error is.
+    pub offset: usize,
     /// The line within the formula, from 1 (a `$$` block may span several).
     pub line: usize,
     /// The column within that line, in characters, from 1.
@@ -49,6 +51,7 @@ pub fn to_mathml(latex: &str, display: Display) -> Result<String, MathError> {
         .map_err(|e| {
             let (line, column) = line_column(latex, e.0.start);
             MathError {
+                offset: e.0.start,
                 line,
                 column,
                 message: e.error_message(),
@@ -74,6 +77,80 @@ pub fn value_text(shown: &str) -> String {
     }
     s.push('}');
     s
+}
+
+/// A formula's MathML as a line of plain text a reader (and the search index) can read:
+/// `2^62`, `BDP = B × RTT`, `a/b`. Operators are spaced, scripts and fractions marked with
+/// `^`, `_` and `/`, and a group of several tokens under them put in parentheses.
+pub fn plain_text(mathml: &str) -> String {
+    // Open elements: their name and how many children they have had.
+    let mut stack: Vec<(&str, usize)> = Vec::new();
+    let mut out = String::new();
+    let mut rest = mathml;
+    while let Some(lt) = rest.find('<') {
+        push_text(&mut out, &rest[..lt], stack.last().map(|e| e.0));
+        let gt = rest[lt..].find('>').map_or(rest.len(), |g| lt + g);
+        let tag = &rest[lt + 1..gt];
+        rest = rest.get(gt + 1..).unwrap_or("");
+        if let Some(name) = tag.strip_prefix('/') {
+            if stack.pop().is_some_and(|(n, _)| n == "mrow") && name == "mrow" {
+                close_group(&mut out, &stack);
+            }
+            continue;
+        }
+        let name = tag.split([' ', '/']).next().unwrap_or_default();
+        if let Some((parent, children)) = stack.last_mut() {
+            *children += 1;
+            if *children == 2 {
+                match *parent {
+                    "msup" => out.push('^'),
+                    "msub" => out.push('_'),
+                    "mfrac" => out.push('/'),
+                    _ => {}
+                }
+            }
+        }
+        if tag.ends_with('/') {
+            continue;
+        }
+        if name == "mrow" && is_script(&stack) {
+            out.push('(');
+        }
+        stack.push((name, 0));
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether the innermost open element puts its children in scripts or a fraction.
+fn is_script(stack: &[(&str, usize)]) -> bool {
+    stack
+        .last()
+        .is_some_and(|(n, _)| matches!(*n, "msup" | "msub" | "mfrac" | "msubsup"))
+}
+
+fn close_group(out: &mut String, stack: &[(&str, usize)]) {
+    if is_script(stack) {
+        out.push(')');
+    }
+}
+
+/// A token's text, its references decoded, spaced when it is an operator.
+fn push_text(out: &mut String, raw: &str, element: Option<&str>) {
+    if raw.is_empty() {
+        return;
+    }
+    let text = raw
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    if element == Some("mo") && !matches!(text.as_str(), "(" | ")" | "[" | "]" | "|") {
+        out.push(' ');
+        out.push_str(&text);
+        out.push(' ');
+    } else {
+        out.push_str(&text);
+    }
 }
 
 /// The 1-based line and character column of byte `offset` in `text`.
@@ -152,6 +229,15 @@ mod tests {
         assert_eq!(value_text("50%_{x}"), "\\text{50\\%\\_\\{x\\}}");
         let m = to_mathml(&format!("B = {}", value_text("1.234,5")), Display::Inline).unwrap();
         assert!(texts(&m).contains(&"mtext:1.234,5".to_string()), "{m}");
+    }
+
+    #[test]
+    fn plain_text_reads_scripts_fractions_and_operators() {
+        let text = |tex| plain_text(&to_mathml(tex, Display::Inline).unwrap());
+        assert_eq!(text("2^{62}"), "2^62");
+        assert_eq!(text("\\text{BDP} = B \\times RTT"), "BDP = B × RTT");
+        assert_eq!(text("\\frac{a+b}{c}"), "(a + b)/c");
+        assert_eq!(text("x_{i} < 2^{n-1}"), "x_i < 2^(n − 1)");
     }
 
     #[test]

@@ -894,8 +894,17 @@ fn a_session_rebuild_renders_only_what_changed() {
         .filter(|(p, b)| first.output.files.get(*p) != Some(b) && !p.starts_with("search/"))
         .map(|(p, _)| p)
         .collect();
-    assert_eq!(changed, ["atom.xml", "tcp-handshake/index.html"]);
-    assert_eq!(edited.work.pages_rendered, 2);
+    // The article, and the feeds that carry its body: its language's and its two tags'.
+    assert_eq!(
+        changed,
+        [
+            "atom.xml",
+            "tags/mang/atom.xml",
+            "tags/tcp/atom.xml",
+            "tcp-handshake/index.html"
+        ]
+    );
+    assert_eq!(edited.work.pages_rendered, 4);
     // Only the Vietnamese search index is made again; the English one is the same files.
     let index_of = |built: &measured::Built, lang: &str| -> Vec<(String, Vec<u8>)> {
         let dir = format!("search/{lang}/");
@@ -982,11 +991,11 @@ mod edits {
             after.work,
             Work {
                 bodies_rendered: 1,
-                pages_rendered: 2,
+                pages_rendered: 4,
                 blocks_highlighted: 1,
                 whole: false,
             },
-            "the article and atom.xml, and no other stage"
+            "the article, atom.xml and its two tags' feeds, and no other stage"
         );
         let page = after.output.text("tcp-handshake/index.html").unwrap();
         assert!(page.contains("Chú thích mới") && page.contains("data-lang=\"go\""));
@@ -1008,8 +1017,9 @@ mod edits {
         assert!(!after.work.whole);
         assert_eq!(after.work.bodies_rendered, 2);
         assert_eq!(
-            after.work.pages_rendered, 3,
-            "two articles and the English feed, whose one article is the DNS one"
+            after.work.pages_rendered, 6,
+            "two articles, the English feed, whose one article is the DNS one, and the feeds of \
+             the tags whose newest article they are: tcp (vi), networking and dns (en)"
         );
     }
 
@@ -1114,11 +1124,11 @@ mod edits {
             after.work,
             Work {
                 bodies_rendered: 1,
-                pages_rendered: 3,
+                pages_rendered: 4,
                 blocks_highlighted: 0,
                 whole: false,
             },
-            "both articles and the Vietnamese feed"
+            "both articles, the Vietnamese feed and the feed of its tag `mạng`"
         );
     }
 }

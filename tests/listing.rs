@@ -234,3 +234,88 @@ fn an_article_on_the_pages_url_is_an_error_naming_it_unless_nothing_is_paginated
     let built = site.build().unwrap_or_else(|d| panic!("{d}"));
     assert!(built.output.get("page/index.html").is_some());
 }
+
+/// The entries' links and the feed's own and alternate links of the Atom feed at `path`.
+fn feed_links(built: &measured::Built, path: &str) -> (Vec<String>, String, String, String) {
+    let text = built
+        .output
+        .text(path)
+        .unwrap_or_else(|| panic!("no {path}"));
+    let doc = roxmltree::Document::parse(&text).expect("the feed is XML");
+    let root = doc.root_element();
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2005/Atom")
+    );
+    let link = |n: roxmltree::Node<'_, '_>, rel: &str| {
+        n.children()
+            .find(|c| c.has_tag_name("link") && c.attribute("rel") == Some(rel))
+            .and_then(|c| c.attribute("href"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let entries = root
+        .children()
+        .filter(|n| n.has_tag_name("entry"))
+        .map(|e| link(e, "alternate"))
+        .collect();
+    let title = root
+        .children()
+        .find(|c| c.has_tag_name("title"))
+        .and_then(|c| c.text())
+        .unwrap_or_default()
+        .to_string();
+    (entries, link(root, "self"), link(root, "alternate"), title)
+}
+
+#[test]
+fn each_tag_has_its_feed_linked_from_its_page() {
+    let site = site_of(3, "feed_limit = 2");
+    site.article(
+        "b",
+        "vi",
+        "title: Khác\ndate: 2026-03-01\ntags: [khác]",
+        "Thân.\n",
+    );
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    let (entries, self_url, home, title) = feed_links(&built, "tags/do/atom.xml");
+    assert_eq!(
+        entries,
+        ["https://example.org/a03/", "https://example.org/a02/"],
+        "the tag's newest feed_limit articles, and only the tag's"
+    );
+    assert_eq!(self_url, "https://example.org/tags/do/atom.xml");
+    assert_eq!(home, "https://example.org/tags/do/");
+    assert_eq!(title, "Bài gắn thẻ “đo” · Đo thật");
+    let (entries, self_url, _, title) = feed_links(&built, "en/tags/measure/atom.xml");
+    assert_eq!(
+        entries,
+        ["https://example.org/en/a03/", "https://example.org/en/a02/"]
+    );
+    assert_eq!(self_url, "https://example.org/en/tags/measure/atom.xml");
+    assert_eq!(title, "Articles tagged “measure” · Measured");
+    let page = html(&built, "tags/do/index.html");
+    assert_eq!(
+        attrs(
+            &page,
+            "head link[rel=alternate][type='application/atom+xml']",
+            "href"
+        ),
+        ["/atom.xml", "/tags/do/atom.xml"]
+    );
+    assert_eq!(
+        texts(&page, "main a[href='/tags/do/atom.xml']"),
+        ["Nguồn tin Atom của thẻ “đo”"]
+    );
+    let home_page = html(&built, "index.html");
+    assert_eq!(
+        attrs(&home_page, "head link[type='application/atom+xml']", "href"),
+        ["/atom.xml"],
+        "only tag pages have a tag feed"
+    );
+    let sitemap = built.output.text("sitemap.xml").unwrap();
+    assert!(
+        !sitemap.contains("atom.xml"),
+        "feeds stay out of the sitemap, as the site's own do"
+    );
+}

@@ -12,6 +12,8 @@ use super::BlockKind;
 pub(super) enum Block<'i> {
     /// A block the hooks make: its kind and the words after the kind.
     Hook(BlockKind, &'i str),
+    /// ```` ```mermaid ````: a diagram, with the words after the kind (an id, a caption).
+    Mermaid(&'i str),
     /// Code, with its language token (empty: none).
     Code(&'i str),
 }
@@ -28,6 +30,7 @@ pub(super) fn block<'i>(kind: &'i CodeBlockKind<'_>) -> Block<'i> {
     match word {
         "experiment" => Block::Hook(BlockKind::Experiment, args),
         "source" => Block::Hook(BlockKind::Source, args),
+        "mermaid" => Block::Mermaid(args),
         _ => Block::Code(word.split(',').next().unwrap_or_default()),
     }
 }

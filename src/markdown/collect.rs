@@ -124,10 +124,15 @@ impl Summary {
     }
 
     /// The summary is the paragraph of `events` (rewritten, from its start to its end).
+    /// A formula in it reads as its plain text (`2^62`, not the MathML's `262`).
     pub(super) fn paragraph<'e>(&mut self, events: impl Iterator<Item = Event<'e>>) {
         let mut html = String::new();
         pulldown_cmark::html::push_html(&mut html, events);
-        self.first = Some(strip_tags(&html).trim().to_string());
+        self.first = Some(
+            strip_tags(&super::formula::readable(&html))
+                .trim()
+                .to_string(),
+        );
     }
 
     pub(super) fn finish(self) -> String {

@@ -6,11 +6,17 @@
 //!   footnotes' ids;
 //! - `code`: code blocks highlighted, experiment and source blocks through [`Hooks`];
 //! - `values`: `{{ experiment.path }}` in prose through [`Hooks`];
+//! - `formula`: `$…$` and `$$…$$` to MathML ([`crate::math`]), values inside them too;
+//! - `diagrams`: ```` ```mermaid ```` blocks drawn as inline SVG ([`crate::diagram`]);
+//! - `figures`: ids on figures and tables (`{#fig-…}`, `{#tbl-…}`) numbered, `@fig-…` linked;
 //! - tables wrapped for scrolling, links collected for the link check, words counted;
 //! - `collect`: the summary (the first paragraph) and the searchable text.
 
 mod code;
 mod collect;
+mod diagrams;
+mod figures;
+mod formula;
 mod headings;
 mod pass;
 mod values;
@@ -140,6 +146,14 @@ impl Hooks for NoExperiments {
 pub struct Labels {
     /// `aria-label` of a heading's anchor link.
     pub anchor: String,
+    /// A figure's label, `{n}` its number ("Hình {n}").
+    pub figure: String,
+    /// A table's label ("Bảng {n}").
+    pub table: String,
+    /// A diagram's name when it has no caption, by kind.
+    pub sequence: String,
+    pub flowchart: String,
+    pub diagram: String,
 }
 
 /// What to render.
@@ -165,6 +179,7 @@ pub fn options() -> Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_SMART_PUNCTUATION
         | Options::ENABLE_GFM
+        | Options::ENABLE_MATH
 }
 
 /// Renders an article body, reporting every error in it.
@@ -195,7 +210,7 @@ pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
                 }
             }
             Event::End(TagEnd::CodeBlock) => in_code = false,
-            Event::Text(text) if !in_code => {
+            Event::Text(text) | Event::InlineMath(text) | Event::DisplayMath(text) if !in_code => {
                 for piece in split_values(&text) {
                     if let Piece::Value(expr) = piece {
                         let name = expr.split(['.', '|', ' ']).next().unwrap_or_default();
@@ -238,6 +253,9 @@ mod tests {
 
     struct Echo;
     impl Hooks for Echo {
+        fn names_experiment(&self, name: &str) -> bool {
+            name == "tcp"
+        }
         fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
             if expr.starts_with("bad") {
                 return Err(HookError::new(format!("unknown `{expr}`")));
@@ -267,6 +285,11 @@ mod tests {
         let lang = Lang::parse("vi").unwrap();
         let labels = Labels {
             anchor: "Liên kết tới mục {heading}".into(),
+            figure: "Hình {n}".into(),
+            table: "Bảng {n}".into(),
+            sequence: "Sơ đồ tuần tự".into(),
+            flowchart: "Lưu đồ".into(),
+            diagram: "Sơ đồ".into(),
         };
         render(&Input {
             path: Path::new("content/a/index.vi.md"),
@@ -373,6 +396,134 @@ mod tests {
             [(heading, 2), (heading + "Bắt tay".len(), 0)],
             "only the heading weighs more"
         );
+    }
+
+    #[test]
+    fn math_becomes_mathml_and_reads_as_plain_text() {
+        let r =
+            render_str("Một varint $2^{7}$ byte, và\n\n$$\\text{BDP} = B \\times RTT$$\n").unwrap();
+        assert!(
+            r.html
+                .contains("<math><msup><mn>2</mn><mn>7</mn></msup></math>"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("<math display=\"block\">"), "{}", r.html);
+        assert_eq!(r.summary, "Một varint 2^7 byte, và");
+        let heading = render_str("## Giới hạn $2^{62}$\n").unwrap();
+        assert_eq!(heading.toc[0].text, "Giới hạn 2^62");
+        assert!(heading.html.contains("<msup>"), "{}", heading.html);
+        assert_eq!(r.text.as_str(), "Một varint 2^7 byte, và BDP = B × RTT ");
+        let prices = render_str("Giá $5 và $6, 5 $ mỗi cái, \\$x\\$.\n").unwrap();
+        assert!(!prices.html.contains("<math"), "{}", prices.html);
+        assert!(
+            prices.html.contains("Giá $5 và $6, 5 $ mỗi cái, $x$."),
+            "{}",
+            prices.html
+        );
+    }
+
+    #[test]
+    fn a_value_inside_math_is_its_shown_text() {
+        let r = render_str("Có $B = {{ x.y }} \\times 2$ ở đây.\n").unwrap();
+        assert!(r.html.contains("<mtext>vi:x.y</mtext>"), "{}", r.html);
+        assert!(!r.html.contains("<data"), "{}", r.html);
+        assert!(r.injected.contains("x.y"), "{:?}", r.injected);
+        assert_eq!(
+            experiment_refs("Có $B = {{ tcp.rtt }}$.\n")
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect::<Vec<_>>(),
+            ["tcp"]
+        );
+    }
+
+    #[test]
+    fn a_latex_error_names_the_character_in_the_article() {
+        let e = render_str("Dòng một.\n\nHai $x + \\nosuch$ và $ok$.\n").unwrap_err();
+        let d = &e.0[0];
+        assert_eq!(d.place.to_string(), "content/a/index.vi.md:7:10");
+        assert!(d.message.contains("nosuch"), "{}", d.message);
+        let e = render_str("A $B = {{ x.y }} \\bad$.\n").unwrap_err();
+        assert_eq!(e.0[0].place.to_string(), "content/a/index.vi.md:5:18");
+        let e = render_str("A $B = {{ bad.y }}$.\n").unwrap_err();
+        assert_eq!(e.0[0].place.to_string(), "content/a/index.vi.md:5:8");
+        assert_eq!(e.0[0].message, "unknown `bad.y`");
+    }
+
+    #[test]
+    fn figures_and_tables_are_numbered_and_referenced() {
+        let r = render_str("Xem @fig-h và @tbl-t, @fig-s.\n\n```experiment sizes {#fig-s}\nchart: bar\n```\n\n```mermaid {#fig-h} Bắt tay\nsequenceDiagram\n    C->>S: SYN\n```\n\n![Ảnh *chụp*](a.png){#fig-i}\n\n| a |\n|---|\n| 1 |\n\n: Kích thước {#tbl-t}\n").unwrap();
+        let html = &r.html;
+        assert!(html.contains("Xem <a class=\"xref\" href=\"#fig-h\">Hình 2</a> và <a class=\"xref\" href=\"#tbl-t\">Bảng 1</a>, <a class=\"xref\" href=\"#fig-s\">Hình 1</a>."), "{html}");
+        assert!(
+            html.contains("<figure id=\"fig-s\">Experiment sizes"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<figure class=\"diagram-figure\" id=\"fig-h\"><svg class=\"diagram\""),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<figcaption><span class=\"label\">Hình 2.</span> Bắt tay</figcaption></figure>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<figure class=\"image\" id=\"fig-i\"><img src=\"a.png\" alt=\"Ảnh chụp\" /><figcaption><span class=\"label\">Hình 3.</span> Ảnh chụp</figcaption></figure>"), "{html}");
+        assert!(html.contains("<figure class=\"table\" id=\"tbl-t\"><figcaption><span class=\"label\">Bảng 1.</span> Kích thước</figcaption><div class=\"table-wrap\"><table>"), "{html}");
+        assert!(html.contains("</table>\n</div></figure>"), "{html}");
+        for id in ["fig-h", "fig-s", "fig-i", "tbl-t"] {
+            assert!(r.ids.contains(id), "{id} is an anchor for the link check");
+        }
+        assert_eq!(r.summary, "Xem Hình 2 và Bảng 1, Hình 1.");
+    }
+
+    #[test]
+    fn a_reference_to_a_missing_id_names_the_closest() {
+        let e = render_str("Một.\n\nXem @fig-handshak.\n\n```experiment x {#fig-handshake}\n```\n")
+            .unwrap_err();
+        let d = &e.0[0];
+        assert_eq!(d.place.to_string(), "content/a/index.vi.md:7:5");
+        assert_eq!(
+            d.message,
+            "`@fig-handshak` refers to no figure or table of this article"
+        );
+        assert_eq!(d.hint.as_deref(), Some("did you mean `@fig-handshake`?"));
+        let e = render_str("```experiment x {#sizes}\n```\n\n: Cap {#tbl-x}\n").unwrap_err();
+        assert!(e.0[0].message.contains("`{#sizes}` is not an id"), "{e}");
+        assert!(e.0[1].message.contains("follows no table"), "{e}");
+        let e = render_str("```source tcp connect {#fig-src}\n```\n").unwrap_err();
+        assert!(e.0[0].message.contains("cannot carry `{#fig-src}`"), "{e}");
+    }
+
+    #[test]
+    fn a_mermaid_error_names_its_line_in_the_article() {
+        let e = render_str("Một.\n\n```mermaid\nsequenceDiagram\n    C->>S: SYN\n    C-->>\n```\n")
+            .unwrap_err();
+        let d = &e.0[0];
+        assert_eq!(d.place.line, Some(10), "{e}");
+        assert!(
+            d.message
+                .starts_with("this Mermaid diagram cannot be drawn"),
+            "{e}"
+        );
+        let r =
+            render_str("```mermaid\nflowchart LR\n    A[Trình duyệt] --> B[DNS]\n```\n").unwrap();
+        assert!(
+            r.html.contains("<title id=\"mmd1-t\">Lưu đồ</title>"),
+            "{}",
+            r.html
+        );
+        assert!(
+            r.text.as_str().contains("Trình duyệt"),
+            "{}",
+            r.text.as_str()
+        );
+        let e =
+            render_str("```mermaid\nsequenceDiagram\n    C->>S: {{ tcp.rtt }}\n```\n").unwrap_err();
+        assert_eq!(e.0[0].place.line, Some(7), "{e}");
+        assert!(e.0[0].message.contains("inside a code block"), "{e}");
     }
 
     #[test]

@@ -10,12 +10,15 @@ use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Tag, TagEnd};
 use crate::claims::Mark;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::html::strip_tags;
+use crate::math::Display;
 
 use super::code::{self, Block};
 use super::collect::{SearchText, Summary};
+use super::figures::{self, Figures};
 use super::headings::{self, Headings, Taken};
 use super::values::{self, Values};
 use super::{Ev, HookError, Input, Link, Rendered};
+use super::{diagrams, formula};
 
 /// The table wrapper: a wide table scrolls in it, not the page.
 const TABLE_OPEN: &str = "<div class=\"table-wrap\">";
@@ -40,6 +43,15 @@ pub(super) struct Pass<'a, 'i> {
     links: Vec<Link>,
     /// Words of prose, for the reading time.
     words: usize,
+    /// The numbered figures and tables, known before the pass.
+    figures: Figures,
+    /// How many diagrams the page has drawn (their SVG ids' numbers).
+    diagrams: usize,
+    /// Whether the body writes `{#` anywhere, so a paragraph may be a figure or a caption.
+    attributes: bool,
+    /// Where in `out` the last table's wrapper opened and where the table ended, for the
+    /// caption line that may follow it.
+    last_table: Option<(usize, usize)>,
 }
 
 impl<'a, 'i> Pass<'a, 'i> {
@@ -53,6 +65,10 @@ impl<'a, 'i> Pass<'a, 'i> {
             values: Values::default(),
             links: Vec::new(),
             words: 0,
+            figures: Figures::scan(input.body, super::options()),
+            diagrams: 0,
+            attributes: input.body.contains("{#"),
+            last_table: None,
         }
     }
 
@@ -74,27 +90,32 @@ impl<'a, 'i> Pass<'a, 'i> {
                     out.push(Event::Html(CowStr::from(html)));
                 }
                 Event::Start(Tag::Table(_)) => {
+                    self.last_table = Some((out.len(), 0));
                     out.push(Event::Html(CowStr::from(TABLE_OPEN)));
                     out.push(event);
                 }
                 Event::End(TagEnd::Table) => {
                     out.push(event);
                     out.push(Event::Html(CowStr::from(TABLE_CLOSE)));
+                    if let Some(t) = &mut self.last_table {
+                        t.1 = out.len();
+                    }
                 }
                 Event::Start(Tag::FootnoteDefinition(ref label)) => {
                     self.headings.footnote(label);
                     self.summary.enter();
                     out.push(event);
                 }
-                Event::Start(Tag::Paragraph) if self.summary.wants_paragraph() => {
-                    let inner = until(&mut iter, |e| matches!(e, Event::End(TagEnd::Paragraph)));
-                    let start = out.len();
+                // Most paragraphs stream through: only the summary's, and any on a page that
+                // writes `{#…}` (a figure's image or a table's caption), are read whole.
+                Event::Start(Tag::Paragraph)
+                    if !self.attributes && !self.summary.wants_paragraph() =>
+                {
                     out.push(event);
-                    for (e, r) in inner {
-                        self.inline(e, r, &mut out);
-                    }
-                    out.push(Event::End(TagEnd::Paragraph));
-                    self.summary.paragraph(out[start..].iter().cloned());
+                }
+                Event::Start(Tag::Paragraph) => {
+                    let inner = until(&mut iter, |e| matches!(e, Event::End(TagEnd::Paragraph)));
+                    self.paragraph(inner, range, &mut out);
                 }
                 Event::Start(Tag::BlockQuote(_) | Tag::List(_)) => {
                     self.summary.enter();
@@ -123,7 +144,8 @@ impl<'a, 'i> Pass<'a, 'i> {
                 place: self.place(*at),
             })
             .collect();
-        let (ids, toc) = self.headings.finish();
+        let (mut ids, toc) = self.headings.finish();
+        ids.extend(self.figures.ids().cloned());
         let rendered = Rendered {
             html,
             toc,
@@ -146,12 +168,13 @@ impl<'a, 'i> Pass<'a, 'i> {
         match event {
             Event::Text(text) => {
                 self.words += text.split_whitespace().count();
-                if text.contains("{{") {
-                    let mut errors = Vec::new();
-                    let html = self
-                        .values
-                        .html(self.input, &text, range.start, &mut errors);
-                    errors.into_iter().for_each(|(at, e)| self.error(at, e));
+                let refs = if text.contains('@') {
+                    figures::references(&text)
+                } else {
+                    Vec::new()
+                };
+                if text.contains("{{") || !refs.is_empty() {
+                    let html = self.text_html(&text, &refs, range);
                     self.text.prose_html(&html);
                     out.push(Event::InlineHtml(CowStr::from(html)));
                 } else {
@@ -159,6 +182,8 @@ impl<'a, 'i> Pass<'a, 'i> {
                     out.push(Event::Text(text));
                 }
             }
+            Event::InlineMath(tex) => self.math(&tex, range, Display::Inline, out),
+            Event::DisplayMath(tex) => self.math(&tex, range, Display::Block, out),
             Event::Code(ref code) => {
                 self.check_code(code, range, Code::Span);
                 self.text.code(code);
@@ -186,6 +211,237 @@ impl<'a, 'i> Pass<'a, 'i> {
         }
     }
 
+    /// A paragraph: an image with an id becomes a numbered figure, a caption line under a
+    /// table numbers the table; the first plain paragraph at the top level is the summary.
+    fn paragraph<'e>(&mut self, inner: Vec<Ev<'e>>, range: Range<usize>, out: &mut Vec<Event<'e>>) {
+        if let [(Event::Text(t), _)] = inner.as_slice()
+            && let Some((id, caption)) = figures::table_caption(t)
+        {
+            let (id, caption) = (id.to_string(), caption.to_string());
+            return self.table_caption(&id, &caption, range.start, out);
+        }
+        if let [
+            (Event::Start(Tag::Image { .. }), _),
+            ..,
+            (Event::End(TagEnd::Image), _),
+            (Event::Text(t), _),
+        ] = inner.as_slice()
+            && let Some((id, _)) = figures::trailing_id(t)
+        {
+            let id = id.to_string();
+            return self.image_figure(inner, &id, range.start, out);
+        }
+        let wants = self.summary.wants_paragraph();
+        let start = out.len();
+        out.push(Event::Start(Tag::Paragraph));
+        for (e, r) in inner {
+            self.inline(e, r, out);
+        }
+        out.push(Event::End(TagEnd::Paragraph));
+        self.text.boundary(&Event::End(TagEnd::Paragraph));
+        if wants {
+            self.summary.paragraph(out[start..].iter().cloned());
+        }
+    }
+
+    /// `![caption](src){#fig-id}` alone in its paragraph: a numbered figure.
+    fn image_figure<'e>(
+        &mut self,
+        mut inner: Vec<Ev<'e>>,
+        id: &str,
+        offset: usize,
+        out: &mut Vec<Event<'e>>,
+    ) {
+        inner.pop();
+        let label = match self.figures.define(id, self.input.labels) {
+            Ok(label) => label,
+            Err(e) => return self.error(offset, e),
+        };
+        let alt: String = inner
+            .iter()
+            .filter_map(|(e, _)| match e {
+                Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                _ => None,
+            })
+            .collect();
+        let mut image = Vec::new();
+        for (e, r) in inner {
+            self.inline(e, r, &mut image);
+        }
+        let mut img = String::new();
+        pulldown_cmark::html::push_html(&mut img, image.into_iter());
+        let html = format!(
+            "<figure class=\"image\" id=\"{}\">{img}{}</figure>\n",
+            crate::html::escape(id),
+            figures::caption(&label, &crate::html::escape(&alt))
+        );
+        self.text.html(&html);
+        out.push(Event::Html(CowStr::from(html)));
+    }
+
+    /// `: Caption {#tbl-id}` under a table: the table and its caption in a numbered figure.
+    fn table_caption<'e>(
+        &mut self,
+        id: &str,
+        caption: &str,
+        offset: usize,
+        out: &mut Vec<Event<'e>>,
+    ) {
+        let Some((open, _)) = self.last_table.take().filter(|&(_, end)| end == out.len()) else {
+            return self.error(
+                offset,
+                HookError::new(format!("the caption `{{#{id}}}` follows no table"))
+                    .hint("write `: Caption {#tbl-id}` on the line after the table, with one blank line between"),
+            );
+        };
+        let label = match self.figures.define(id, self.input.labels) {
+            Ok(label) => label,
+            Err(e) => return self.error(offset, e),
+        };
+        let head = format!(
+            "<figure class=\"table\" id=\"{}\">{}",
+            crate::html::escape(id),
+            figures::caption(&label, &crate::html::escape(caption))
+        );
+        self.text.html(&head);
+        out.insert(open, Event::Html(CowStr::from(head)));
+        out.push(Event::Html(CowStr::from("</figure>\n")));
+    }
+
+    /// A text holding values or references: its HTML, errors reported at their places.
+    fn text_html(
+        &mut self,
+        text: &str,
+        refs: &[(usize, usize, &str)],
+        range: Range<usize>,
+    ) -> String {
+        let mut html = String::new();
+        let mut errors = Vec::new();
+        let mut done = 0;
+        let written = &self.input.body[range.clone()];
+        for &(start, end, id) in refs {
+            html.push_str(&self.values_html(&text[done..start], range.start, &mut errors));
+            match self.figures.reference(id, self.input.labels) {
+                Ok(link) => html.push_str(&link),
+                Err(e) => {
+                    let at = written
+                        .find(&format!("@{id}"))
+                        .map_or(range.start, |i| range.start + i);
+                    errors.push((at, e));
+                }
+            }
+            done = end;
+        }
+        html.push_str(&self.values_html(&text[done..], range.start, &mut errors));
+        errors.into_iter().for_each(|(at, e)| self.error(at, e));
+        html
+    }
+
+    /// A piece of text, escaped, its values injected.
+    fn values_html(
+        &mut self,
+        text: &str,
+        start: usize,
+        errors: &mut Vec<(usize, HookError)>,
+    ) -> String {
+        if text.contains("{{") {
+            self.values.html(self.input, text, start, errors)
+        } else {
+            crate::html::escape(text)
+        }
+    }
+
+    /// An experiment or source block through the hooks; an experiment block's `{#id}` numbers
+    /// its figure.
+    fn hook_block(
+        &mut self,
+        kind: super::BlockKind,
+        args: &str,
+        code: &str,
+    ) -> Result<String, HookError> {
+        let input = self.input;
+        let (id, args) = figures::split_id(args);
+        let label = match id {
+            Some(id) if kind == super::BlockKind::Experiment => {
+                Some((id, self.figures.define(id, input.labels)?))
+            }
+            Some(id) => {
+                return Err(HookError::new(format!(
+                    "a source excerpt is not numbered, so it cannot carry `{{#{id}}}`"
+                ))
+                .hint("remove the id: figures are experiment blocks, diagrams and images, tables are experiment tables and Markdown tables"));
+            }
+            None => None,
+        };
+        let html = input.hooks.block(kind, &args, code, input.lang)?;
+        Ok(match label {
+            Some((id, label)) => figures::label_figure(&html, id, &label),
+            None => html,
+        })
+    }
+
+    /// A Mermaid block: its figure, or its error at the line inside the block.
+    fn diagram(&mut self, args: &str, code: &str, offset: usize) -> String {
+        let (id, caption) = figures::split_id(args);
+        let label = match id.map(|id| self.figures.define(id, self.input.labels)) {
+            Some(Err(e)) => {
+                self.error(offset, e);
+                return String::new();
+            }
+            Some(Ok(label)) => Some(label),
+            None => None,
+        };
+        self.diagrams += 1;
+        let placed = diagrams::Placed {
+            n: self.diagrams,
+            numbered: id.zip(label.as_deref()),
+            caption: &caption,
+        };
+        match diagrams::html(code, &placed, self.input.labels) {
+            Ok(html) => {
+                // The index skips SVG: the diagram's text alternative is what it reads.
+                if let Some(desc) = html.split("<desc").nth(1).and_then(|d| d.split_once('>')) {
+                    self.text
+                        .html(desc.1.split("</desc>").next().unwrap_or_default());
+                    self.text.boundary(&Event::Rule);
+                }
+                self.text.html(&html);
+                html
+            }
+            Err(e) => {
+                let at = e.line.map_or(offset, |line| {
+                    diagrams::line_offset(self.input.body, offset, line)
+                });
+                self.error(
+                    at,
+                    HookError::new(format!("this Mermaid diagram cannot be drawn: {}", e.message))
+                        .hint("Mermaid's syntax: `sequenceDiagram` then `A->>B: message` lines, or `flowchart LR` then `A[Box] --> B[Box]` lines"),
+                );
+                String::new()
+            }
+        }
+    }
+
+    /// A formula: MathML in the page, its plain text in the searchable text.
+    fn math<'e>(
+        &mut self,
+        tex: &str,
+        range: Range<usize>,
+        display: Display,
+        out: &mut Vec<Event<'e>>,
+    ) {
+        let written = &self.input.body[range.clone()];
+        let start = range.start + written.bytes().take_while(|&b| b == b'$').count();
+        match formula::convert(self.input, tex, start, display, &mut self.values.injected) {
+            Ok(f) => {
+                self.words += f.text.split_whitespace().count();
+                self.text.prose(&f.text);
+                out.push(Event::InlineHtml(CowStr::from(f.mathml)));
+            }
+            Err((at, e)) => self.error(at, e),
+        }
+    }
+
     /// A heading: its inner events rendered inline, an id and an anchor link.
     fn heading(
         &mut self,
@@ -203,7 +459,9 @@ impl<'a, 'i> Pass<'a, 'i> {
         self.text.leave_heading();
         let mut inner_html = String::new();
         pulldown_cmark::html::push_html(&mut inner_html, inner_events.into_iter());
-        let text = strip_tags(&inner_html).trim().to_string();
+        let text = strip_tags(&formula::readable(&inner_html))
+            .trim()
+            .to_string();
         let (id, taken) = self.headings.add(n, explicit, &text);
         let error = match taken {
             Taken::Free => None,
@@ -229,7 +487,12 @@ impl<'a, 'i> Pass<'a, 'i> {
         let input = self.input;
         let offset = range.start;
         match code::block(kind) {
-            Block::Hook(kind, args) => match input.hooks.block(kind, args, code, input.lang) {
+            Block::Mermaid(args) => {
+                // A diagram's text is drawn as written: a value named in it would not be shown.
+                self.check_code(code, range.clone(), Code::Block);
+                self.diagram(args, code, offset)
+            }
+            Block::Hook(kind, args) => match self.hook_block(kind, args, code) {
                 Ok(html) if kind == super::BlockKind::Experiment => {
                     // A figure is an injected value too, for the languages' parity.
                     let name = args.split_whitespace().next().unwrap_or_default();

@@ -181,6 +181,11 @@ fn labels_of(config: &SiteConfig, strings: &BTreeMap<Lang, Strings>) -> BTreeMap
                 l.clone(),
                 Labels {
                     anchor: strings[l].get("anchor_label").to_string(),
+                    figure: strings[l].get("figure_label").to_string(),
+                    table: strings[l].get("table_label").to_string(),
+                    sequence: strings[l].get("diagram_sequence").to_string(),
+                    flowchart: strings[l].get("diagram_flowchart").to_string(),
+                    diagram: strings[l].get("diagram").to_string(),
                 },
             )
         })

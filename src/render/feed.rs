@@ -1,10 +1,12 @@
-//! A language's Atom feed (`atom.xml`): its newest articles, with their whole bodies, links
-//! made absolute.
+//! The Atom feeds (`atom.xml`): a language's newest articles, and each tag's (at
+//! `<tag page>atom.xml`, linked from the tag page), with their whole bodies, links made
+//! absolute.
 
 use serde::Serialize;
 
 use crate::config::SiteConfig;
 use crate::lang::Lang;
+use crate::site::Tag;
 
 use super::RenderInputs;
 use super::link;
@@ -12,7 +14,7 @@ use super::link;
 /// The context of `atom.xml`.
 #[derive(Serialize)]
 pub(super) struct Feed<'a> {
-    title: &'a str,
+    title: String,
     subtitle: &'a str,
     lang: &'a str,
     author: &'a str,
@@ -45,10 +47,30 @@ pub(super) fn own<'i>(inputs: &'i RenderInputs, lang: &Lang) -> &'i [usize] {
 
 /// The output file of a language's feed.
 pub(super) fn path(config: &SiteConfig, lang: &Lang) -> String {
-    format!(
-        "{}atom.xml",
-        config.lang_prefix(lang).trim_start_matches('/')
-    )
+    format!("{}{FILE}", config.lang_prefix(lang).trim_start_matches('/'))
+}
+
+/// A feed's file name, in the folder of the listing it follows.
+pub(super) const FILE: &str = "atom.xml";
+
+/// The output file of the feed of `tag`, beside its page: `tags/mang/atom.xml`.
+pub(super) fn tag_path(tag: &Tag) -> String {
+    format!("{}{FILE}", tag.url.trim_start_matches('/'))
+}
+
+/// The feed of `tag`, a tag of `lang`: its newest `feed_limit` articles.
+pub(super) fn tag_context<'i>(inputs: &'i RenderInputs, lang: &'i Lang, tag: &Tag) -> Feed<'i> {
+    let config = &inputs.config;
+    let pages = feed_pages(config, &tag.pages);
+    let mut feed = context(inputs, lang, pages);
+    feed.title = format!(
+        "{} · {}",
+        inputs.strings[lang].fill("tag_title", &[("tag", &tag.name)]),
+        feed.title
+    );
+    feed.home = config.absolute(&tag.url);
+    feed.self_url = config.absolute(&format!("{}{FILE}", tag.url));
+    feed
 }
 
 /// The feed of `lang`, carrying `pages`.
@@ -82,7 +104,7 @@ pub(super) fn context<'i>(inputs: &'i RenderInputs, lang: &'i Lang, pages: &[usi
     let prefix = config.lang_prefix(lang);
     let lc = config.language(lang);
     Feed {
-        title: &lc.title,
+        title: lc.title.clone(),
         subtitle: &lc.description,
         lang: lang.code(),
         author: if config.author.is_empty() {
@@ -91,7 +113,7 @@ pub(super) fn context<'i>(inputs: &'i RenderInputs, lang: &'i Lang, pages: &[usi
             &config.author
         },
         home: config.absolute(&prefix),
-        self_url: config.absolute(&format!("{prefix}atom.xml")),
+        self_url: config.absolute(&format!("{prefix}{FILE}")),
         updated,
         entries,
     }
@@ -147,7 +169,7 @@ mod tests {
             ]
         );
         assert_eq!(feed.updated, "2026-02-01T00:00:00Z", "the latest update");
-        assert_eq!((feed.author, feed.title), ("Tác giả", "Đo thật"));
+        assert_eq!((feed.author, feed.title.as_str()), ("Tác giả", "Đo thật"));
         assert_eq!(feed.self_url, "https://e.org/atom.xml");
         let dns = &feed.entries[0];
         assert_eq!(

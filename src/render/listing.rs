@@ -13,7 +13,7 @@ use crate::site::{PAGES, Tag};
 
 use super::RenderInputs;
 use super::link::{self, LinkCtx, TagLink};
-use super::meta::{self, PageMeta};
+use super::meta::{self, FeedLink, PageMeta};
 
 /// The context of `list.html`: a heading and articles, and where the page is among the
 /// listing's pages.
@@ -138,7 +138,14 @@ pub(super) fn tag_pages(inputs: &RenderInputs, lang: &Lang, tag: &Tag) -> Vec<Li
         heading: title,
         versions: meta::only(lang, &tag.url),
     };
-    pages(inputs, &listing, &tag.pages)
+    let mut pages = pages(inputs, &listing, &tag.pages);
+    for page in &mut pages {
+        page.meta.feed = Some(FeedLink {
+            url: format!("{}{}", tag.url, super::feed::FILE),
+            title: inputs.strings[lang].fill("tag_feed", &[("tag", &tag.name)]),
+        });
+    }
+    pages
 }
 
 /// The pages of `listing`, whose articles are `listed`: `paginate` articles a page, and one

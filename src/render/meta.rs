@@ -45,6 +45,17 @@ pub(super) struct PageMeta {
     /// (`<link rel="prev">`, `<link rel="next">`).
     pub(super) prev: Option<String>,
     pub(super) next: Option<String>,
+    /// The feed of what the page lists, besides the site's (a tag page's own feed).
+    pub(super) feed: Option<FeedLink>,
+}
+
+/// A feed a page links to: in its head (`<link rel="alternate">`) and in its body.
+#[derive(Serialize)]
+pub(super) struct FeedLink {
+    /// Root-relative.
+    pub(super) url: String,
+    /// The feed's name, as a reader sees the link ("Atom feed of “dns”").
+    pub(super) title: String,
 }
 
 /// Meta for a page at `url` in `lang` whose versions in the site's languages are `versions`
@@ -103,6 +114,7 @@ pub(super) fn meta(
         json_ld: None,
         prev: None,
         next: None,
+        feed: None,
     }
 }
 

@@ -107,8 +107,8 @@ pub fn render(
     diags.into_result((output, renderer.finish()))
 }
 
-/// Renders the article pages `pages` and the feeds of `feeds` only, the files that show an
-/// article's body (a session's rebuild after edits that changed bodies and nothing else).
+/// Renders the article pages `pages`, the feeds of `feeds` and the tag feeds that carry one of
+/// `pages` only, the files that show an article's body (a session's rebuild after edits that changed bodies and nothing else).
 pub fn render_pages(
     inputs: &RenderInputs,
     reuse: &PageMemo,
@@ -116,10 +116,16 @@ pub fn render_pages(
     feeds: &[Lang],
 ) -> Result<(Files, Rendering), Diagnostics> {
     let renderer = Renderer::new(inputs, Some(reuse));
+    let tag_feeds = renderer.tag_feeds_of(pages);
     let rendered: Vec<Result<File, Diagnostic>> = pages
         .par_iter()
         .map(|&i| renderer.article(i))
         .chain(feeds.par_iter().map(|lang| renderer.feed(lang)))
+        .chain(
+            tag_feeds
+                .par_iter()
+                .map(|(lang, tag)| renderer.tag_feed(lang, tag)),
+        )
         .collect();
     let mut diags = Diagnostics::default();
     let mut files = Files::new();
@@ -230,6 +236,9 @@ impl<'a> Renderer<'a> {
         for page in pages {
             files.push(self.page(path_of(&page.meta.url), "list.html", lang, &page)?);
         }
+        for tag in tags {
+            files.push(self.tag_feed(lang, tag)?);
+        }
         let index = listing::tag_index(inputs, lang);
         let index_url = listing::tag_index_url(inputs, lang);
         files.push(self.page(path_of(&index_url), "tags.html", lang, &index)?);
@@ -241,6 +250,27 @@ impl<'a> Renderer<'a> {
         let pages = feed::feed_pages(&self.inputs.config, feed::own(self.inputs, lang));
         let context = feed::context(self.inputs, lang, pages);
         self.file(feed::path(&self.inputs.config, lang), "atom.xml", &context)
+    }
+
+    fn tag_feed(&self, lang: &Lang, tag: &crate::site::Tag) -> Result<File, Diagnostic> {
+        let context = feed::tag_context(self.inputs, lang, tag);
+        self.file(feed::tag_path(tag), "atom.xml", &context)
+    }
+
+    /// The feeds of the tags whose feeds carry one of `pages` (a body changed).
+    fn tag_feeds_of(&self, pages: &[usize]) -> Vec<(&'a Lang, &'a crate::site::Tag)> {
+        let inputs = self.inputs;
+        inputs
+            .site
+            .tags
+            .iter()
+            .flat_map(|(lang, tags)| tags.iter().map(move |tag| (lang, tag)))
+            .filter(|(_, tag)| {
+                feed::feed_pages(&inputs.config, &tag.pages)
+                    .iter()
+                    .any(|i| pages.contains(i))
+            })
+            .collect()
     }
 
     fn extra(&self, page: &ExtraPage) -> Result<File, Diagnostic> {
@@ -469,7 +499,13 @@ pub(crate) mod tests {
         body.html = "<p>Sửa.</p>".into();
         inputs.bodies[dns] = Arc::new(body);
         let (_, third) = render(&inputs, Some(&second.pages)).unwrap();
-        // The article and the feed that carries its body.
-        assert_eq!(third.rendered, 2);
+        // The article, the feed that carries its body and the feeds of its tags.
+        let tag_feeds = inputs.site.tags[&inputs.config.default_lang]
+            .iter()
+            .filter(|t| t.pages.contains(&dns))
+            .count();
+        assert_eq!(tag_feeds, inputs.site.pages[dns].doc.front.tags.len());
+        assert!(tag_feeds > 0, "the fixture's article has tags");
+        assert_eq!(third.rendered, 2 + tag_feeds);
     }
 }
