@@ -149,7 +149,12 @@ fn recolour(svg: &str) -> String {
 }
 
 fn recolour_tag(tag: &str) -> String {
-    let mut tag = tag.to_string();
+    // A tenth of a pixel is below what a screen shows, and a page's weight is counted.
+    let mut tag = tenths(tag);
+    if tag.starts_with("<text") {
+        // `.diagram text:not([text-anchor])` centres: one rule instead of one per label.
+        tag = tag.replacen(" text-anchor=\"middle\"", "", 1);
+    }
     let mut class = None;
     for paint in ["fill", "stroke"] {
         let Some(value) = attribute(&tag, paint).map(str::to_string) else {
@@ -173,7 +178,51 @@ fn recolour_tag(tag: &str) -> String {
         let at = tag.find([' ', '/', '>']).unwrap_or(tag.len());
         tag.insert_str(at, &format!(" class=\"{class}\""));
     }
+    // The renderer's usual strokes as classes of the stylesheet: one rule, not one per element.
+    const EDGE: &str = " stroke=\"currentColor\" stroke-width=\"1.5\"";
+    if !tag.contains(" class=\"") && tag.contains(EDGE) {
+        tag = tag.replacen(EDGE, " class=\"d-edge\"", 1);
+    } else if tag.contains(" class=\"d-node\"") {
+        tag = tag.replacen(" stroke-width=\"1.5\"", "", 1);
+    }
     tag
+}
+
+/// Every decimal number in a start tag rounded to tenths (`286.15` → `286.2`, `4.0` → `4`);
+/// digits inside a word (`mmd1`, `#fff5ad`) and numbers that are not numbers (`1.2.3`) stay.
+fn tenths(tag: &str) -> String {
+    let mut out = String::with_capacity(tag.len());
+    let mut chars = tag.char_indices().peekable();
+    let mut prev = None;
+    while let Some((i, c)) = chars.next() {
+        if !c.is_ascii_digit() || prev.is_some_and(is_word) {
+            out.push(c);
+            prev = Some(c);
+            continue;
+        }
+        let mut end = i + 1;
+        while let Some(&(j, d)) = chars.peek() {
+            if !(d.is_ascii_digit() || d == '.') {
+                break;
+            }
+            end = j + 1;
+            chars.next();
+        }
+        let number = &tag[i..end];
+        match number.parse::<f64>() {
+            Ok(x) if number.contains('.') => {
+                let rounded = format!("{x:.1}");
+                out.push_str(rounded.strip_suffix(".0").unwrap_or(&rounded));
+            }
+            _ => out.push_str(number),
+        }
+        prev = number.chars().last();
+    }
+    out
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphabetic() || c == '_' || c == '#'
 }
 
 /// The text alternative: what the diagram says, one sentence a step.
@@ -360,6 +409,46 @@ mod tests {
                 "style.css colours {class}"
             );
         }
+    }
+
+    #[test]
+    fn coordinates_keep_tenths_and_the_usual_strokes_and_anchors_are_the_stylesheets() {
+        assert_eq!(
+            tenths(
+                r##"<path id="mmd1-a" d="M286.15 119.769L-3.04 4.0" class="x2" stroke="#fff5ad" v="1.2.3">"##
+            ),
+            r##"<path id="mmd1-a" d="M286.2 119.8L-3 4" class="x2" stroke="#fff5ad" v="1.2.3">"##
+        );
+        for source in [HANDSHAKE, LOOKUP] {
+            let svg = mermaid(source, &opts("d9", "x")).unwrap();
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            for node in doc.descendants().filter(|n| n.is_element()) {
+                for a in node.attributes() {
+                    let long = a.value().split(|c: char| !(c.is_ascii_digit() || c == '.'));
+                    let decimals = long.filter_map(|n| n.split_once('.')).map(|(_, d)| d.len());
+                    assert!(
+                        decimals.max().unwrap_or(0) <= 1,
+                        "{}={}",
+                        a.name(),
+                        a.value()
+                    );
+                }
+                if node.has_tag_name("text") {
+                    assert_ne!(node.attribute("text-anchor"), Some("middle"), "{svg}");
+                }
+                if node.attribute("stroke") == Some("currentColor") {
+                    assert_ne!(
+                        node.attribute("stroke-width"),
+                        Some("1.5"),
+                        "a d-edge: {svg}"
+                    );
+                }
+            }
+        }
+        let css = include_str!("../static/style.css");
+        assert!(css.contains(".diagram text:not([text-anchor]) { text-anchor: middle; }"));
+        assert!(css.contains(".diagram .d-edge { stroke: currentColor; stroke-width: 1.5; }"));
+        assert!(css.contains(".diagram .d-node:not([stroke-width]) { stroke-width: 1.5; }"));
     }
 
     #[test]
