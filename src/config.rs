@@ -135,6 +135,11 @@ pub struct SiteConfig {
     pub root: PathBuf,
     /// `base_url` without a trailing slash.
     pub base_url: String,
+    /// The path of `base_url` without its trailing slash: `/blog` for a site published at
+    /// `https://user.github.io/blog/`, empty at the root of its host. Site paths (`/a/`) stay
+    /// as they are everywhere inside the build; what a browser reads gets this prefix
+    /// ([`SiteConfig::href`]).
+    pub base_path: String,
     pub default_lang: Lang,
     /// All languages, the default one first.
     pub languages: Vec<LanguageConfig>,
@@ -207,6 +212,12 @@ impl SiteConfig {
         } else {
             format!("/{}/", lang.code())
         }
+    }
+
+    /// What a browser follows to reach a site path that starts with `/`: `/blog/a/` for `/a/`
+    /// on a site under `/blog/`.
+    pub fn href(&self, path: &str) -> String {
+        format!("{}{}", self.base_path, path)
     }
 
     /// An absolute URL for a site path that starts with `/`.
@@ -339,6 +350,12 @@ fn validate(
             "base_url",
             format!("base_url `{base_url}` must be an absolute http(s) URL"),
         ));
+    } else if let Some(problem) = base_path_problem(&base_url) {
+        diags.push(
+            err("base_url", format!("base_url `{base_url}` {problem}")).with_hint(
+                "write the address the site is published at, e.g. `https://user.github.io/blog/`",
+            ),
+        );
     }
     let (langs, default_lang) = languages_of(languages, &default_language, &err, &mut diags);
     let experiments = experiments
@@ -356,9 +373,11 @@ fn validate(
         return Err(diags);
     };
     diags.into_result(())?;
+    let base_url = base_url.trim_end_matches('/').to_string();
     Ok(SiteConfig {
         root: root.to_path_buf(),
-        base_url: base_url.trim_end_matches('/').to_string(),
+        base_path: base_path_of(&base_url),
+        base_url,
         default_lang,
         languages: langs,
         author: author.unwrap_or_default(),
@@ -374,6 +393,32 @@ fn validate(
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
     })
+}
+
+/// The path of a `base_url` (without its trailing slash): after the host, before any `?`.
+fn base_path_of(base_url: &str) -> String {
+    let after_scheme = base_url
+        .split_once("://")
+        .map_or(base_url, |(_, rest)| rest);
+    match after_scheme.find('/') {
+        Some(i) => after_scheme[i..].trim_end_matches('/').to_string(),
+        None => String::new(),
+    }
+}
+
+/// Why the path of `base_url` cannot prefix the site's links, if it cannot: a query or a
+/// fragment (every link would carry it), or a segment a URL path may not hold as it is.
+fn base_path_problem(base_url: &str) -> Option<String> {
+    if base_url.contains(['?', '#']) {
+        return Some("has a query or a fragment; a base URL is a scheme, a host and a path".into());
+    }
+    base_path_of(base_url)
+        .split('/')
+        .skip(1)
+        .find_map(|segment| {
+            crate::urls::segment_problem(segment)
+                .map(|why| format!("has the path segment `{segment}`, which cannot be used: {why}"))
+        })
 }
 
 #[cfg(test)]
@@ -473,5 +518,32 @@ mod tests {
         let text = format!("{MINIMAL}[claims]\nextra_run = 2\n");
         let e = parse_str(&text).unwrap_err().to_string();
         assert!(e.contains("unknown field `extra_run`"), "{e}");
+    }
+
+    #[test]
+    fn a_base_url_with_a_path_gives_the_prefix_of_every_link() {
+        let at = |url: &str| MINIMAL.replace("https://example.org/", url);
+        let c = parse_str(&at("https://user.github.io/blog/")).unwrap();
+        assert_eq!(c.base_url, "https://user.github.io/blog");
+        assert_eq!(c.base_path, "/blog");
+        assert_eq!(c.href("/a/"), "/blog/a/");
+        assert_eq!(c.absolute("/a/"), "https://user.github.io/blog/a/");
+        let c = parse_str(&at("http://127.0.0.1:8080/a/b")).unwrap();
+        assert_eq!(c.base_path, "/a/b");
+        assert_eq!(parse_str(MINIMAL).unwrap().base_path, "");
+        assert_eq!(parse_str(MINIMAL).unwrap().href("/a/"), "/a/");
+        for (url, problem) in [
+            (
+                "https://e.org/my blog/",
+                "has the path segment `my blog`, which cannot be used: it holds a space",
+            ),
+            ("https://e.org/blog/?lang=vi", "has a query or a fragment"),
+        ] {
+            let e = parse_str(&at(url)).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("site.toml:1:1: error: base_url `{url}` {problem}")),
+                "{e}"
+            );
+        }
     }
 }

@@ -13,6 +13,7 @@ mod link;
 mod listing;
 mod memo;
 mod meta;
+mod prefix;
 mod reproduce;
 mod site_files;
 mod templates;
@@ -308,7 +309,10 @@ impl<'a> Renderer<'a> {
             for (key, value) in context.as_map().into_iter().flatten() {
                 ctx.insert_value(key.to_string(), value.clone());
             }
-            let html = self.inputs.templates.render(template, &ctx)?;
+            let mut html = self.inputs.templates.render(template, &ctx)?;
+            if template.ends_with(".html") && !self.inputs.config.base_path.is_empty() {
+                html = prefix::prefixed(&html, &self.inputs.config.base_path);
+            }
             Ok(Arc::from(html.into_bytes()))
         };
         let bytes = match &self.reuse {

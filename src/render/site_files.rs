@@ -31,6 +31,8 @@ struct SitemapUrl {
 #[derive(Serialize)]
 pub(super) struct Robots {
     sitemap: String,
+    /// What the site holds on its host: `/`, or `/blog/` for a site published under a path.
+    allow: String,
 }
 
 /// The 404 page, in the default language.
@@ -108,6 +110,7 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
 pub(super) fn robots(inputs: &RenderInputs) -> Robots {
     Robots {
         sitemap: inputs.config.absolute("/sitemap.xml"),
+        allow: inputs.config.href("/"),
     }
 }
 
