@@ -229,6 +229,12 @@ impl Session {
         let used = measure::used(&refs, m);
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
         warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
+        warnings.extend(
+            bodies
+                .bodies
+                .iter()
+                .flat_map(|b| b.warnings.iter().cloned()),
+        );
         let inputs = RenderInputs {
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
