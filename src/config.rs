@@ -41,6 +41,15 @@ struct RawSearch {
 struct RawLanguage {
     title: String,
     description: Option<String>,
+    /// The header's menu in this language, in order.
+    menu: Option<Vec<RawMenuItem>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMenuItem {
+    name: String,
+    url: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -126,6 +135,19 @@ pub struct LanguageConfig {
     pub lang: Lang,
     pub title: String,
     pub description: String,
+    /// `[[languages.<code>.menu]]`: the header's links in this language.
+    pub menu: Vec<MenuItem>,
+}
+
+/// One link of a language's menu.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MenuItem {
+    pub name: String,
+    /// A site path (`/about/`, checked like a link) or an absolute URL.
+    pub url: String,
+    /// Where `site.toml` says it, for the link check's errors.
+    #[serde(skip)]
+    pub place: Place,
 }
 
 /// The validated site configuration.
@@ -240,16 +262,23 @@ fn languages_of(
     languages: BTreeMap<String, RawLanguage>,
     default_language: &str,
     err: &impl Fn(&str, String) -> Diagnostic,
+    place_of: &impl Fn(&str) -> Place,
     diags: &mut Diagnostics,
 ) -> (Vec<LanguageConfig>, Option<Lang>) {
     let mut langs = Vec::new();
     for (code, l) in languages {
-        let RawLanguage { title, description } = l;
+        let RawLanguage {
+            title,
+            description,
+            menu,
+        } = l;
+        let menu = menu_of(menu.unwrap_or_default(), place_of, diags);
         match Lang::parse(&code) {
             Ok(lang) => langs.push(LanguageConfig {
                 lang,
                 title,
                 description: description.unwrap_or_default(),
+                menu,
             }),
             Err(m) => diags.push(err("[languages", m)),
         }
@@ -270,6 +299,38 @@ fn languages_of(
         }
     };
     (langs, default_lang)
+}
+
+/// A language's menu entries, each with the place of its `url` in `site.toml`; an entry with
+/// an empty name, or a URL that is neither a site path nor an absolute one, is an error.
+fn menu_of(
+    raw: Vec<RawMenuItem>,
+    place_of: &impl Fn(&str) -> Place,
+    diags: &mut Diagnostics,
+) -> Vec<MenuItem> {
+    let mut menu = Vec::new();
+    for RawMenuItem { name, url } in raw {
+        let place = place_of(&url);
+        let absolute = ["https://", "http://", "mailto:"]
+            .iter()
+            .any(|s| url.starts_with(s));
+        let problem = if name.trim().is_empty() {
+            Some(format!("the menu entry for `{url}` has an empty name"))
+        } else if !(absolute || url.starts_with('/') && !url.starts_with("//")) {
+            Some(format!(
+                "the menu entry `{name}` has the URL `{url}`, which is neither a page of the site nor an address elsewhere"
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some(message) => diags.push(Diagnostic::new(place, message).with_hint(
+                "write a page of the site from its root, `/about/` (or `/en/about/`), or a whole address, `https://…`",
+            )),
+            None => menu.push(MenuItem { name, url, place }),
+        }
+    }
+    menu
 }
 
 /// Reads and validates `<root>/site.toml`.
@@ -357,7 +418,18 @@ fn validate(
             ),
         );
     }
-    let (langs, default_lang) = languages_of(languages, &default_language, &err, &mut diags);
+    // A menu entry's place: the line that gives its URL.
+    let place_of = |url: &str| {
+        let quoted = [format!("\"{url}\""), format!("'{url}'")];
+        match text.lines().position(|l| {
+            l.trim_start().starts_with("url") && quoted.iter().any(|q| l.contains(q.as_str()))
+        }) {
+            Some(i) => Place::at(path, i + 1, 1),
+            None => Place::file(path),
+        }
+    };
+    let (langs, default_lang) =
+        languages_of(languages, &default_language, &err, &place_of, &mut diags);
     let experiments = experiments
         .unwrap_or_default()
         .validate(root, &err, &mut diags);
@@ -545,5 +617,37 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn each_language_has_its_menu_in_order_with_the_line_of_each_url() {
+        let text = format!(
+            "{MINIMAL}[[languages.vi.menu]]\nname = \"Giới thiệu\"\nurl = \"/about/\"\n[[languages.vi.menu]]\nname = \"Mã\"\nurl = 'https://e.org/code'\n"
+        );
+        let c = parse_str(&text).unwrap();
+        let vi: Vec<(&str, &str, Option<usize>)> = c.languages[0]
+            .menu
+            .iter()
+            .map(|m| (m.name.as_str(), m.url.as_str(), m.place.line))
+            .collect();
+        assert_eq!(
+            vi,
+            [
+                ("Giới thiệu", "/about/", Some(9)),
+                ("Mã", "https://e.org/code", Some(12))
+            ]
+        );
+        assert!(c.languages[1].menu.is_empty());
+        let text = format!("{MINIMAL}[[languages.en.menu]]\nname = \" \"\nurl = \"/en/\"\n");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("site.toml:9:1: error: the menu entry for `/en/` has an empty name"),
+            "{e}"
+        );
+        let text = format!(
+            "{MINIMAL}[[languages.en.menu]]\nname = \"A\"\nurl = \"/en/\"\ntitle = \"x\"\n"
+        );
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(e.contains("unknown field `title`"), "{e}");
     }
 }

@@ -16,6 +16,7 @@ mod meta;
 mod prefix;
 mod reproduce;
 mod site_files;
+mod standalone;
 mod templates;
 
 use std::collections::BTreeMap;
@@ -55,6 +56,8 @@ pub struct RenderInputs {
     pub notices: Vec<Option<String>>,
     /// Per page: its related pages ([`Site::all_related`]).
     pub related: Arc<Vec<Vec<usize>>>,
+    /// The standalone pages (`pages/`), rendered with `standalone.html`.
+    pub standalone: Arc<Vec<crate::pages::Standalone>>,
 }
 
 /// What a render produced besides its files.
@@ -89,11 +92,16 @@ pub fn render(
         .map(|lang| renderer.listings(lang))
         .collect();
     let extras = inputs.extra_pages.iter().map(|page| renderer.extra(page));
+    let standalone = inputs
+        .standalone
+        .iter()
+        .map(|page| renderer.standalone(page));
     let files = articles
         .into_iter()
         .map(|r| r.map(|file| vec![file]))
         .chain(listings)
         .chain(extras.map(|r| r.map(|file| vec![file])))
+        .chain(standalone.map(|r| r.map(|file| vec![file])))
         .chain([renderer.site_files()]);
     let mut diags = Diagnostics::default();
     let mut output = Output::default();
@@ -160,6 +168,8 @@ struct SiteCtx<'a> {
     feed_url: String,
     /// Whether pages get the search box.
     search: bool,
+    /// The header's menu in this language (`[[languages.<code>.menu]]`).
+    menu: &'a [crate::config::MenuItem],
 }
 
 /// Puts contexts through the templates: the values every page of a language shares, made
@@ -190,6 +200,7 @@ impl<'a> Renderer<'a> {
                     tags_url: format!("{prefix}tags/"),
                     feed_url: format!("{prefix}atom.xml"),
                     search: config.search,
+                    menu: &lc.menu,
                 };
                 let values = (
                     Value::from_serializable(&site),
@@ -247,6 +258,12 @@ impl<'a> Renderer<'a> {
     fn extra(&self, page: &ExtraPage) -> Result<File, Diagnostic> {
         let context = extra::context(self.inputs, page);
         self.page(path_of(&page.url), "page.html", &page.lang, &context)
+    }
+
+    fn standalone(&self, page: &crate::pages::Standalone) -> Result<File, Diagnostic> {
+        let context = standalone::context(self.inputs, page);
+        let url = &page.source.url;
+        self.page(path_of(url), "standalone.html", &page.source.lang, &context)
     }
 
     /// 404 page, sitemap and robots.txt.
@@ -354,6 +371,7 @@ pub(crate) mod tests {
             reproduce: reproduce(&site),
             notices: vec![None; site.pages.len()],
             related: Arc::new(site.all_related(6)),
+            standalone: Arc::new(Vec::new()),
             extra_pages,
             site,
             config,

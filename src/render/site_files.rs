@@ -103,6 +103,24 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
             .map(|url| plain(url)),
     );
     urls.extend(inputs.extra_pages.iter().map(|extra| plain(&extra.url)));
+    for page in inputs.standalone.iter() {
+        let alternates = if page.versions.len() > 1 {
+            page.versions
+                .iter()
+                .map(|(l, u)| Alternate {
+                    hreflang: l.code().to_string(),
+                    href: config.absolute(u),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        urls.push(SitemapUrl {
+            loc: config.absolute(&page.source.url),
+            lastmod: None,
+            alternates,
+        });
+    }
     Sitemap { urls }
 }
 
