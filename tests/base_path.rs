@@ -16,6 +16,15 @@ fn site() -> TestSite {
             .replace("https://example.org", &format!("{BASE}/"))
             .replace("default_language", "paginate = 1\ndefault_language"),
     );
+    let toml = s.read("site.toml");
+    s.write(
+        "site.toml",
+        &format!("{toml}[[languages.vi.menu]]\nname = \"Giới thiệu\"\nurl = \"/about/\"\n"),
+    );
+    s.write(
+        "pages/about/index.vi.md",
+        "---\ntitle: Giới thiệu\n---\nXem [bài một](/mot/).\n",
+    );
     for (slug, other) in [("mot", "hai"), ("hai", "mot")] {
         for lang in ["vi", "en"] {
             s.article(
@@ -128,6 +137,13 @@ fn the_theme_the_body_and_raw_html_get_the_path_and_code_keeps_what_it_shows() {
     }
     assert_eq!(attrs(&doc, "article img", "src"), ["anh.png"]);
     assert_eq!(attrs(&doc, "a.site-title", "href"), ["/blog/"]);
+    assert_eq!(attrs(&doc, ".site-menu a", "href"), ["/blog/about/"]);
+    let about = html(&built, "about/index.html");
+    assert_eq!(
+        attrs(&about, ".site-menu a[aria-current=page]", "href"),
+        ["/blog/about/"]
+    );
+    assert_eq!(attrs(&about, "main .content a", "href"), ["/blog/mot/"]);
     assert_eq!(
         attrs(&doc, "link[rel=canonical]", "href"),
         [format!("{BASE}/mot/")]

@@ -1,7 +1,8 @@
 // A site published under a path, in a real browser: tests/fixtures/search-site built with
 // base_url = "http://127.0.0.1:PORT/blog/" and served under /blog/ only (anything outside it is
-// missing, as on a GitHub project page). Search finds its pages and opens them, the 404 page
-// keeps its styles, and linkinator finds no broken link, asset, feed or anchor from /blog/.
+// missing, as on a GitHub project page), with a standalone page in the menu. Search finds its
+// pages and opens them, the 404 page keeps its styles, and linkinator finds no broken link,
+// asset, feed or anchor from /blog/.
 //
 // Builds with target/release/measured, or target/debug/measured when there is no release build
 // (MEASURED_BIN says which); needs Debian's chromium and `npm ci`. Run: node --test tests/e2e/
@@ -45,7 +46,13 @@ describe('a site under /blog/', () => {
     const toml = path.join(src, 'site.toml');
     const text = fs.readFileSync(toml, 'utf8');
     const base = `base_url = "${server.url}${PREFIX}/"`;
-    fs.writeFileSync(toml, text.replace(/^base_url = .*$/m, base));
+    const menu = '\n[[languages.vi.menu]]\nname = "Giới thiệu"\nurl = "/about/"\n';
+    fs.writeFileSync(toml, text.replace(/^base_url = .*$/m, base) + menu);
+    fs.mkdirSync(path.join(src, 'pages', 'about'), { recursive: true });
+    fs.writeFileSync(
+      path.join(src, 'pages', 'about', 'index.vi.md'),
+      '---\ntitle: Giới thiệu\n---\nXem [kết nối](/ket-noi/) và [thẻ](/tags/).\n',
+    );
     execFileSync(binary, ['build', '--root', src, '--output', site], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -118,7 +125,7 @@ describe('a site under /blog/', () => {
     const broken = result.links.filter((l) => l.state === 'BROKEN').map((l) => `${l.status} ${l.url} (on ${l.parent})`);
     assert.deepEqual(broken, []);
     const seen = result.links.map((l) => new URL(l.url).pathname);
-    for (const want of ['/blog/atom.xml', '/blog/en/', '/blog/tags/', '/blog/ket-noi/', '/blog/style.css']) {
+    for (const want of ['/blog/atom.xml', '/blog/en/', '/blog/tags/', '/blog/ket-noi/', '/blog/style.css', '/blog/about/']) {
       assert.ok(seen.includes(want), `${want} was checked`);
     }
   });
