@@ -676,3 +676,18 @@ fn a_site_under_a_path_is_previewed_under_it() {
         );
     }
 }
+
+#[test]
+fn an_edit_of_a_standalone_page_reloads_it() {
+    let site = site();
+    let page = site.path().join("pages/about/index.en.md");
+    std::fs::create_dir_all(page.parent().unwrap()).unwrap();
+    std::fs::write(&page, "---\ntitle: About\n---\nFirst words.\n").unwrap();
+    let server = start(site.path());
+    let addr = server.addr();
+    assert!(get(addr, "/en/about/").text().contains("First words."));
+    let mut channel = Channel::open(addr);
+    save_atomically(&page, "---\ntitle: About\n---\nEdited words.\n");
+    channel.wait_for("reload");
+    assert!(get(addr, "/en/about/").text().contains("Edited words."));
+}
