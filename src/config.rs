@@ -41,6 +41,15 @@ struct RawSearch {
 struct RawLanguage {
     title: String,
     description: Option<String>,
+    /// The header's menu in this language, in order.
+    menu: Option<Vec<RawMenuItem>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMenuItem {
+    name: String,
+    url: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -126,6 +135,19 @@ pub struct LanguageConfig {
     pub lang: Lang,
     pub title: String,
     pub description: String,
+    /// `[[languages.<code>.menu]]`: the header's links in this language.
+    pub menu: Vec<MenuItem>,
+}
+
+/// One link of a language's menu.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MenuItem {
+    pub name: String,
+    /// A site path (`/about/`, checked like a link) or an absolute URL.
+    pub url: String,
+    /// Where `site.toml` says it, for the link check's errors.
+    #[serde(skip)]
+    pub place: Place,
 }
 
 /// The validated site configuration.
@@ -135,6 +157,11 @@ pub struct SiteConfig {
     pub root: PathBuf,
     /// `base_url` without a trailing slash.
     pub base_url: String,
+    /// The path of `base_url` without its trailing slash: `/blog` for a site published at
+    /// `https://user.github.io/blog/`, empty at the root of its host. Site paths (`/a/`) stay
+    /// as they are everywhere inside the build; what a browser reads gets this prefix
+    /// ([`SiteConfig::href`]).
+    pub base_path: String,
     pub default_lang: Lang,
     /// All languages, the default one first.
     pub languages: Vec<LanguageConfig>,
@@ -209,6 +236,12 @@ impl SiteConfig {
         }
     }
 
+    /// What a browser follows to reach a site path that starts with `/`: `/blog/a/` for `/a/`
+    /// on a site under `/blog/`.
+    pub fn href(&self, path: &str) -> String {
+        format!("{}{}", self.base_path, path)
+    }
+
     /// An absolute URL for a site path that starts with `/`.
     pub fn absolute(&self, path: &str) -> String {
         format!("{}{}", self.base_url, path)
@@ -229,16 +262,23 @@ fn languages_of(
     languages: BTreeMap<String, RawLanguage>,
     default_language: &str,
     err: &impl Fn(&str, String) -> Diagnostic,
+    place_of: &impl Fn(&str) -> Place,
     diags: &mut Diagnostics,
 ) -> (Vec<LanguageConfig>, Option<Lang>) {
     let mut langs = Vec::new();
     for (code, l) in languages {
-        let RawLanguage { title, description } = l;
+        let RawLanguage {
+            title,
+            description,
+            menu,
+        } = l;
+        let menu = menu_of(menu.unwrap_or_default(), place_of, diags);
         match Lang::parse(&code) {
             Ok(lang) => langs.push(LanguageConfig {
                 lang,
                 title,
                 description: description.unwrap_or_default(),
+                menu,
             }),
             Err(m) => diags.push(err("[languages", m)),
         }
@@ -259,6 +299,38 @@ fn languages_of(
         }
     };
     (langs, default_lang)
+}
+
+/// A language's menu entries, each with the place of its `url` in `site.toml`; an entry with
+/// an empty name, or a URL that is neither a site path nor an absolute one, is an error.
+fn menu_of(
+    raw: Vec<RawMenuItem>,
+    place_of: &impl Fn(&str) -> Place,
+    diags: &mut Diagnostics,
+) -> Vec<MenuItem> {
+    let mut menu = Vec::new();
+    for RawMenuItem { name, url } in raw {
+        let place = place_of(&url);
+        let absolute = ["https://", "http://", "mailto:"]
+            .iter()
+            .any(|s| url.starts_with(s));
+        let problem = if name.trim().is_empty() {
+            Some(format!("the menu entry for `{url}` has an empty name"))
+        } else if !(absolute || url.starts_with('/') && !url.starts_with("//")) {
+            Some(format!(
+                "the menu entry `{name}` has the URL `{url}`, which is neither a page of the site nor an address elsewhere"
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some(message) => diags.push(Diagnostic::new(place, message).with_hint(
+                "write a page of the site from its root, `/about/` (or `/en/about/`), or a whole address, `https://…`",
+            )),
+            None => menu.push(MenuItem { name, url, place }),
+        }
+    }
+    menu
 }
 
 /// Reads and validates `<root>/site.toml`.
@@ -339,8 +411,25 @@ fn validate(
             "base_url",
             format!("base_url `{base_url}` must be an absolute http(s) URL"),
         ));
+    } else if let Some(problem) = base_path_problem(&base_url) {
+        diags.push(
+            err("base_url", format!("base_url `{base_url}` {problem}")).with_hint(
+                "write the address the site is published at, e.g. `https://user.github.io/blog/`",
+            ),
+        );
     }
-    let (langs, default_lang) = languages_of(languages, &default_language, &err, &mut diags);
+    // A menu entry's place: the line that gives its URL.
+    let place_of = |url: &str| {
+        let quoted = [format!("\"{url}\""), format!("'{url}'")];
+        match text.lines().position(|l| {
+            l.trim_start().starts_with("url") && quoted.iter().any(|q| l.contains(q.as_str()))
+        }) {
+            Some(i) => Place::at(path, i + 1, 1),
+            None => Place::file(path),
+        }
+    };
+    let (langs, default_lang) =
+        languages_of(languages, &default_language, &err, &place_of, &mut diags);
     let experiments = experiments
         .unwrap_or_default()
         .validate(root, &err, &mut diags);
@@ -356,9 +445,11 @@ fn validate(
         return Err(diags);
     };
     diags.into_result(())?;
+    let base_url = base_url.trim_end_matches('/').to_string();
     Ok(SiteConfig {
         root: root.to_path_buf(),
-        base_url: base_url.trim_end_matches('/').to_string(),
+        base_path: base_path_of(&base_url),
+        base_url,
         default_lang,
         languages: langs,
         author: author.unwrap_or_default(),
@@ -374,6 +465,32 @@ fn validate(
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
     })
+}
+
+/// The path of a `base_url` (without its trailing slash): after the host, before any `?`.
+fn base_path_of(base_url: &str) -> String {
+    let after_scheme = base_url
+        .split_once("://")
+        .map_or(base_url, |(_, rest)| rest);
+    match after_scheme.find('/') {
+        Some(i) => after_scheme[i..].trim_end_matches('/').to_string(),
+        None => String::new(),
+    }
+}
+
+/// Why the path of `base_url` cannot prefix the site's links, if it cannot: a query or a
+/// fragment (every link would carry it), or a segment a URL path may not hold as it is.
+fn base_path_problem(base_url: &str) -> Option<String> {
+    if base_url.contains(['?', '#']) {
+        return Some("has a query or a fragment; a base URL is a scheme, a host and a path".into());
+    }
+    base_path_of(base_url)
+        .split('/')
+        .skip(1)
+        .find_map(|segment| {
+            crate::urls::segment_problem(segment)
+                .map(|why| format!("has the path segment `{segment}`, which cannot be used: {why}"))
+        })
 }
 
 #[cfg(test)]
@@ -473,5 +590,64 @@ mod tests {
         let text = format!("{MINIMAL}[claims]\nextra_run = 2\n");
         let e = parse_str(&text).unwrap_err().to_string();
         assert!(e.contains("unknown field `extra_run`"), "{e}");
+    }
+
+    #[test]
+    fn a_base_url_with_a_path_gives_the_prefix_of_every_link() {
+        let at = |url: &str| MINIMAL.replace("https://example.org/", url);
+        let c = parse_str(&at("https://user.github.io/blog/")).unwrap();
+        assert_eq!(c.base_url, "https://user.github.io/blog");
+        assert_eq!(c.base_path, "/blog");
+        assert_eq!(c.href("/a/"), "/blog/a/");
+        assert_eq!(c.absolute("/a/"), "https://user.github.io/blog/a/");
+        let c = parse_str(&at("http://127.0.0.1:8080/a/b")).unwrap();
+        assert_eq!(c.base_path, "/a/b");
+        assert_eq!(parse_str(MINIMAL).unwrap().base_path, "");
+        assert_eq!(parse_str(MINIMAL).unwrap().href("/a/"), "/a/");
+        for (url, problem) in [
+            (
+                "https://e.org/my blog/",
+                "has the path segment `my blog`, which cannot be used: it holds a space",
+            ),
+            ("https://e.org/blog/?lang=vi", "has a query or a fragment"),
+        ] {
+            let e = parse_str(&at(url)).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("site.toml:1:1: error: base_url `{url}` {problem}")),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn each_language_has_its_menu_in_order_with_the_line_of_each_url() {
+        let text = format!(
+            "{MINIMAL}[[languages.vi.menu]]\nname = \"Giới thiệu\"\nurl = \"/about/\"\n[[languages.vi.menu]]\nname = \"Mã\"\nurl = 'https://e.org/code'\n"
+        );
+        let c = parse_str(&text).unwrap();
+        let vi: Vec<(&str, &str, Option<usize>)> = c.languages[0]
+            .menu
+            .iter()
+            .map(|m| (m.name.as_str(), m.url.as_str(), m.place.line))
+            .collect();
+        assert_eq!(
+            vi,
+            [
+                ("Giới thiệu", "/about/", Some(9)),
+                ("Mã", "https://e.org/code", Some(12))
+            ]
+        );
+        assert!(c.languages[1].menu.is_empty());
+        let text = format!("{MINIMAL}[[languages.en.menu]]\nname = \" \"\nurl = \"/en/\"\n");
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("site.toml:9:1: error: the menu entry for `/en/` has an empty name"),
+            "{e}"
+        );
+        let text = format!(
+            "{MINIMAL}[[languages.en.menu]]\nname = \"A\"\nurl = \"/en/\"\ntitle = \"x\"\n"
+        );
+        let e = parse_str(&text).unwrap_err().to_string();
+        assert!(e.contains("unknown field `title`"), "{e}");
     }
 }

@@ -30,6 +30,22 @@ pub struct RawFrontMatter {
     pub translated_from: Option<String>,
 }
 
+/// What a standalone page's front matter may say (`pages/<name>/index.<lang>.md`): a page is
+/// not an article, so it has no date, tags or series. Any other key is an error.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawPageFrontMatter {
+    pub title: String,
+    pub description: Option<String>,
+    #[serde(default)]
+    pub draft: bool,
+}
+
+/// Parses the YAML of a split standalone page; errors point into the file.
+pub fn parse_page(path: &Path, split: &Split<'_>) -> Result<RawPageFrontMatter, Diagnostic> {
+    serde_yaml::from_str(split.yaml).map_err(|e| yaml_error(path, split, &e))
+}
+
 /// A Markdown file split into its front matter and body.
 #[derive(Debug)]
 pub struct Split<'a> {

@@ -1,6 +1,8 @@
-//! Syntax highlighting: one read-only `SyntaxSet` loaded once, code → HTML with CSS classes
-//! (never inline colours), and a cache of highlighted blocks keyed by a hash of language and code
-//! that persists across builds, so an unchanged block costs no syntect work.
+//! Syntax highlighting: one read-only `SyntaxSet` loaded once (bat's, from `two-face`: the
+//! languages blogs are written about, TypeScript, TSX, Dockerfile, PowerShell, TOML, Kotlin,
+//! Swift, Zig… beside syntect's own), code → HTML with CSS classes (never inline colours), and
+//! a cache of highlighted blocks keyed by a hash of the syntax set, language and code that
+//! persists across builds, so an unchanged block costs no syntect work.
 //!
 //! Each token is styled by both themes as syntect resolves them, and gets the short classes of
 //! the colours and font it shows ([`palette`]); tokens that look alike are merged into one span
@@ -18,7 +20,17 @@ use syntect::util::LinesWithEndings;
 
 use palette::Palette;
 
-static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(SyntaxSet::load_defaults_newlines);
+static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(two_face::syntax::extra_newlines);
+
+/// The syntax set's identity in cache keys: a hash of its grammars as syntect serialises them,
+/// so that a new version of the set (a `two-face` update, another bat) highlights every block
+/// again instead of serving HTML its grammars no longer make. Made once per process, on the
+/// first block (about 1 MB hashed).
+static SYNTAX_SET_ID: LazyLock<String> = LazyLock::new(|| {
+    let mut hasher = blake3::Hasher::new();
+    bincode::serialize_into(&mut hasher, &*SYNTAXES).expect("a syntax set serialises");
+    hasher.finalize().to_hex()[..16].to_string()
+});
 
 /// The themes of a highlighter made without a site: the configuration's defaults.
 const DEFAULT_THEMES: (&str, &str) = ("InspiredGitHub", "base16-ocean.dark");
@@ -84,10 +96,7 @@ impl Highlighter {
 
     /// Highlights `code` in language `token` (a fence's info word), as the inside of a `<code>`.
     pub fn highlight(&self, token: &str, code: &str) -> String {
-        let key =
-            blake3::hash(format!("{CACHE_VERSION}\0{}\0{token}\0{code}", self.themes).as_bytes())
-                .to_hex()
-                .to_string();
+        let key = cache_key(&SYNTAX_SET_ID, &self.themes, token, code);
         self.used
             .lock()
             .expect("highlight cache")
@@ -136,9 +145,35 @@ impl Highlighter {
     }
 }
 
+/// The cache key of `code` in language `token`, highlighted with the syntax set `syntaxes` in
+/// the `themes`.
+fn cache_key(syntaxes: &str, themes: &str, token: &str, code: &str) -> String {
+    let input = format!("{CACHE_VERSION}\0{syntaxes}\0{themes}\0{token}\0{code}");
+    blake3::hash(input.as_bytes()).to_hex().to_string()
+}
+
 /// Whether syntect knows the language `token`.
 pub fn knows(token: &str) -> bool {
     syntax_for(token).is_some()
+}
+
+/// The fence word closest to an unknown `token` among the names and file extensions of the
+/// syntax set (`typescrpt` → `typescript`), for the warning's hint.
+pub fn closest_language(token: &str) -> Option<String> {
+    let lower = token.to_lowercase();
+    let names: Vec<String> = SYNTAXES
+        .syntaxes()
+        .iter()
+        .filter(|s| !s.hidden)
+        .flat_map(|s| {
+            let name = s.name.to_lowercase();
+            s.file_extensions
+                .iter()
+                .map(|e| e.to_lowercase())
+                .chain((!name.contains(' ')).then_some(name))
+        })
+        .collect();
+    crate::diag::closest(&lower, names.iter().map(String::as_str)).map(str::to_string)
 }
 
 fn syntax_for(token: &str) -> Option<&'static SyntaxReference> {
@@ -147,7 +182,8 @@ fn syntax_for(token: &str) -> Option<&'static SyntaxReference> {
         "golang" => "go",
         "jsonc" | "json5" => "json",
         "yml" => "yaml",
-        "proto" | "protobuf" => "c",
+        "csharp" | "c#" => "cs",
+        "text" | "plaintext" | "plain" | "output" => "txt",
         other => other,
     };
     SYNTAXES.find_syntax_by_token(token)

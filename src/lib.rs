@@ -14,7 +14,8 @@
 //!    again within a budget, so claims come before the values pages show
 //! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel,
 //!    with what later stages read of it (links, ids, summary, searchable text); formulas
-//!    through [`math`] (LaTeX → MathML), Mermaid blocks through [`diagram`] (→ inline SVG)
+//!    through [`math`] (LaTeX → MathML), Mermaid blocks through [`diagram`] (→ inline SVG);
+//!    [`pages`]: `pages/` → standalone pages (About), their bodies rendered the same way
 //! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
 //!    parallel ([`output::Output`])
 //! 8. [`links`]: every internal link and anchor checked against the output;
@@ -47,6 +48,7 @@ pub mod links;
 pub mod markdown;
 pub mod math;
 pub mod output;
+pub mod pages;
 pub mod pipeline;
 pub mod render;
 pub mod scaffold;

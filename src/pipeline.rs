@@ -227,6 +227,7 @@ impl Session {
             highlighter: &highlighter,
         };
         let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
+        let standalone = self.standalone(&config, &highlighter, &hooks, &body_theme)?;
         let failed = std::mem::take(&mut measured.failures);
         let bodies = self.checked_bodies(&site, &hooks, body_theme, failed)?;
         // 7. Every output file, from one owned set of render inputs.
@@ -234,10 +235,17 @@ impl Session {
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
         warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
         warnings.extend(drift);
+        warnings.extend(
+            bodies
+                .bodies
+                .iter()
+                .flat_map(|b| b.warnings.iter().cloned()),
+        );
         let inputs = RenderInputs {
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
             related: self.related(&site),
+            standalone: Arc::new(standalone),
             bodies: bodies.bodies,
             notices,
             templates,
@@ -252,6 +260,7 @@ impl Session {
         // 8. Links checked against the output; the search index.
         site::check_output_paths(&inputs.site, &output)?;
         files::check_links(&inputs.site, &inputs.bodies, &output)?;
+        files::check_pages(&inputs, &output)?;
         let search = self.search_and_save(&mut output, &inputs, &bodies.keys, &highlighter)?;
         let keys = bodies.keys.iter().copied();
         self.memo
@@ -285,6 +294,26 @@ impl Session {
             inputs,
         });
         Ok(built)
+    }
+
+    /// The standalone pages of `pages/`, their bodies rendered as articles' are.
+    fn standalone(
+        &self,
+        config: &SiteConfig,
+        highlighter: &Highlighter,
+        hooks: &Injector<'_>,
+        theme: &bodies::BodyTheme,
+    ) -> Result<Vec<crate::pages::Standalone>, Diagnostics> {
+        let sources = crate::pages::load(config, self.opts.drafts)?;
+        crate::pages::render(
+            sources,
+            &crate::pages::BodyInput {
+                highlighter,
+                hooks,
+                labels: &theme.labels,
+                theme_ids: &theme.ids,
+            },
+        )
     }
 
     /// Every page's body, and its article's claims' markers checked; the claims that failed

@@ -1,9 +1,10 @@
 // Search, a progressive enhancement: without JavaScript the search button stays hidden and the
 // tag index is the way in. theme.js opens the dialog (the button, or "/") and imports this module
 // the first time; this module then loads the index of the page's language (<html lang>) from
-// /search/<lang>/ (made by the generator, src/search/), so neither costs a page anything until a
-// reader searches. Only the chunks holding the query's words and the texts of the results shown
-// are fetched.
+// search/<lang>/ beside this file (made by the generator, src/search/), so neither costs a page
+// anything until a reader searches. On a site published under a path (/blog/), the index and
+// the results' addresses (site paths, /a/) are under it too: both are read against SITE.
+// Only the chunks holding the query's words and the texts of the results shown are fetched.
 // Keys: arrows move between the input and the results, Enter opens one, Esc closes.
 var MAX = 8;
 // Query words considered, chunks fetched for one word's prefix matches, words in an excerpt.
@@ -13,6 +14,8 @@ var EXCERPT = 24;
 var DEBOUNCE = 120;
 // Results of a query of several words looked at for the words side by side.
 var PHRASE = 16;
+// The site's root, where this file is: https://host/ or https://host/blog/.
+var SITE = new URL("./", import.meta.url);
 
 // The generator's rules (src/search/words.rs): a word is letters, digits and combining marks;
 // it is looked up lower-cased and folded (accents dropped, đ as d); its spelling as typed
@@ -217,7 +220,7 @@ function setUp(dialog) {
 
   function load() {
     if (!index) {
-      index = new Index("/search/" + lang + "/");
+      index = new Index(new URL("search/" + lang + "/", SITE).href);
       index.entry.catch(function () { index = null; });
     }
     return index;
@@ -232,7 +235,7 @@ function setUp(dialog) {
     list.replaceChildren.apply(list, found.map(function (page) {
       var item = document.createElement("li");
       var link = document.createElement("a");
-      link.href = page.url;
+      link.href = new URL("." + page.url, SITE).href;
       var title = document.createElement("span");
       title.className = "search-title";
       title.textContent = page.title || page.url;

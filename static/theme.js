@@ -5,6 +5,9 @@
 (function () {
   "use strict";
   var root = document.documentElement;
+  // search.js sits beside this file: on a site published under a path (/blog/) it is
+  // /blog/search.js, which the page's <script src> already says.
+  var here = document.currentScript ? document.currentScript.src : location.href;
   var stored = null;
   try { stored = localStorage.getItem("theme"); } catch (e) { /* storage disabled */ }
   if (stored === "light" || stored === "dark") root.setAttribute("data-theme", stored);
@@ -49,7 +52,7 @@
         input.focus();
         input.select();
         if (!searching) {
-          searching = import("/search.js");
+          searching = import(new URL("search.js", here).href);
           searching.catch(function () { searching = null; });
         }
       };

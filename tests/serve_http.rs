@@ -625,3 +625,69 @@ fn a_burst_of_saves_ends_in_one_rebuild() {
     assert_eq!(get(server.addr(), "/en/third/").status, 200);
     assert_eq!(get(server.addr(), "/second/").status, 404);
 }
+
+#[test]
+fn a_site_under_a_path_is_previewed_under_it() {
+    let site = site();
+    let toml = site.path().join("site.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        text.replace("https://serve.example.org", "https://user.example.io/blog/"),
+    )
+    .unwrap();
+    let server = start(site.path());
+    let addr = server.addr();
+    let listening = std::iter::from_fn(|| server.events().recv_timeout(WAIT).ok())
+        .find_map(|e| match e {
+            Event::Listening { url, .. } => Some(url),
+            _ => None,
+        })
+        .expect("a Listening event");
+    assert_eq!(listening, format!("http://{addr}/blog/"));
+    let home = get(addr, "/blog/");
+    assert_eq!(home.status, 200);
+    assert!(
+        home.text().contains("href=\"/blog/style.css\""),
+        "{}",
+        home.text()
+    );
+    assert_eq!(get(addr, "/blog/style.css").status, 200);
+    assert_eq!(get(addr, "/blog/en/hello/").status, 200);
+    for (target, location) in [
+        ("/blog", "/blog/"),
+        ("/", "/blog/"),
+        ("/blog/en/hello", "/blog/en/hello/"),
+    ] {
+        let reply = get(addr, target);
+        assert!(
+            [301, 302].contains(&reply.status),
+            "{target}: {}",
+            reply.status
+        );
+        assert_eq!(reply.header("location"), Some(location), "{target}");
+    }
+    for outside in ["/en/hello/", "/style.css", "/blogger/"] {
+        let reply = get(addr, outside);
+        assert_eq!(reply.status, 404, "{outside}");
+        assert!(
+            reply.text().contains("href=\"/blog/"),
+            "{outside}: the site's 404 page"
+        );
+    }
+}
+
+#[test]
+fn an_edit_of_a_standalone_page_reloads_it() {
+    let site = site();
+    let page = site.path().join("pages/about/index.en.md");
+    std::fs::create_dir_all(page.parent().unwrap()).unwrap();
+    std::fs::write(&page, "---\ntitle: About\n---\nFirst words.\n").unwrap();
+    let server = start(site.path());
+    let addr = server.addr();
+    assert!(get(addr, "/en/about/").text().contains("First words."));
+    let mut channel = Channel::open(addr);
+    save_atomically(&page, "---\ntitle: About\n---\nEdited words.\n");
+    channel.wait_for("reload");
+    assert!(get(addr, "/en/about/").text().contains("Edited words."));
+}

@@ -266,3 +266,108 @@ fn the_stylesheet_is_one_short_rule_per_class() {
             .contains("unknown highlight theme `nope`")
     );
 }
+
+#[test]
+fn the_languages_blogs_are_written_in_are_known_by_their_fence_words() {
+    let tokens = [
+        "typescript",
+        "ts",
+        "tsx",
+        "jsx",
+        "javascript",
+        "js",
+        "dockerfile",
+        "Dockerfile",
+        "powershell",
+        "ps1",
+        "toml",
+        "kotlin",
+        "kt",
+        "swift",
+        "zig",
+        "rust",
+        "go",
+        "golang",
+        "python",
+        "sh",
+        "bash",
+        "console",
+        "yaml",
+        "yml",
+        "json",
+        "diff",
+        "sql",
+        "html",
+        "css",
+        "c",
+        "cpp",
+        "c++",
+        "csharp",
+        "c#",
+        "cs",
+        "text",
+        "plaintext",
+        "java",
+        "proto",
+        "makefile",
+        "nix",
+        "lua",
+        "ruby",
+        "php",
+        "scala",
+        "haskell",
+        "elixir",
+        "terraform",
+        "hcl",
+        "graphql",
+        "ini",
+        "nginx",
+    ];
+    let unknown: Vec<&str> = tokens.into_iter().filter(|t| !knows(t)).collect();
+    assert!(unknown.is_empty(), "not known: {unknown:?}");
+    assert!(!knows("no-such-language"));
+}
+
+#[test]
+fn typescript_tsx_dockerfile_and_toml_are_highlighted_not_left_plain() {
+    let h = Highlighter::default();
+    for (token, code, word) in [
+        ("ts", "const n: number = 1;\n", "const"),
+        (
+            "tsx",
+            "const a = <div className=\"x\">{n}</div>;\n",
+            "const",
+        ),
+        ("dockerfile", "FROM debian:13\nRUN apt-get update\n", "FROM"),
+        ("toml", "[package]\nname = \"x\"\n", "name"),
+        ("kotlin", "fun main() { val x = 1 }\n", "fun"),
+        (
+            "powershell",
+            "Get-ChildItem -Path . | Where-Object { $_.Length -gt 0 }\n",
+            "Get-ChildItem",
+        ),
+        ("zig", "const std = @import(\"std\");\n", "const"),
+    ] {
+        let html = h.highlight(token, code);
+        assert!(
+            spans(&html)
+                .iter()
+                .any(|(classes, text)| !classes.is_empty() && text.contains(word)),
+            "{token}: `{word}` is not styled in {html}"
+        );
+    }
+}
+
+#[test]
+fn the_cache_key_changes_with_the_syntax_set() {
+    let a = cache_key("set-a", "l\0d", "rust", "fn f() {}");
+    assert_eq!(a, cache_key("set-a", "l\0d", "rust", "fn f() {}"));
+    assert_ne!(a, cache_key("set-b", "l\0d", "rust", "fn f() {}"));
+    assert_ne!(a, cache_key("set-a", "l\0d", "rs", "fn f() {}"));
+    assert_eq!(SYNTAX_SET_ID.len(), 16);
+    assert_eq!(*SYNTAX_SET_ID, {
+        let mut hasher = blake3::Hasher::new();
+        bincode::serialize_into(&mut hasher, &two_face::syntax::extra_newlines()).unwrap();
+        hasher.finalize().to_hex()[..16].to_string()
+    });
+}

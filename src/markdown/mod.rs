@@ -27,7 +27,7 @@ use std::path::Path;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
-use crate::diag::{Diagnostics, Place};
+use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::highlight::Highlighter;
 use crate::lang::Lang;
 use crate::theme::ThemeIds;
@@ -73,6 +73,9 @@ pub struct Rendered {
     /// What the body injects: value references (`exp.path`, filters aside) and experiment
     /// figures (```` ```experiment name ````), for the languages' parity.
     pub injected: BTreeSet<String>,
+    /// What the build reports without failing: code blocks in a language the highlighter
+    /// does not know, with their file and line.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// The kinds of fenced block the generator handles itself.

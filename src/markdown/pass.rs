@@ -52,6 +52,8 @@ pub(super) struct Pass<'a, 'i> {
     /// Where in `out` the last table's wrapper opened and where the table ended, for the
     /// caption line that may follow it.
     last_table: Option<(usize, usize)>,
+    /// Code blocks whose language the highlighter does not know.
+    warnings: Vec<Diagnostic>,
 }
 
 impl<'a, 'i> Pass<'a, 'i> {
@@ -69,6 +71,7 @@ impl<'a, 'i> Pass<'a, 'i> {
             diagrams: 0,
             attributes: input.body.contains("{#"),
             last_table: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -157,6 +160,7 @@ impl<'a, 'i> Pass<'a, 'i> {
             where_vars: String::new(),
             claim_marks,
             injected: self.values.injected,
+            warnings: self.warnings,
         };
         self.diags.into_result(rendered)
     }
@@ -510,6 +514,9 @@ impl<'a, 'i> Pass<'a, 'i> {
                 }
             },
             Block::Code(token) => {
+                if !token.is_empty() && !crate::highlight::knows(token) {
+                    self.unknown_language(token, offset);
+                }
                 self.check_code(code, range, Code::Block);
                 self.text.code_block(code);
                 code::html(input.highlighter, token, code)
@@ -554,6 +561,27 @@ impl<'a, 'i> Pass<'a, 'i> {
                 .hint(hint),
             );
         }
+    }
+
+    /// A warning for a fenced block in the language `token`, which the highlighter does not
+    /// know: the block is shown as plain text.
+    fn unknown_language(&mut self, token: &str, offset: usize) {
+        let body = self.input.body;
+        let line_in_body = crate::diag::line_col(body, offset).0;
+        let message = format!(
+            "the code block's language `{token}` is not one the highlighter knows, so the block \
+             is shown as plain text"
+        );
+        let hint = match crate::highlight::closest_language(token) {
+            Some(close) => format!("did you mean `{close}`? Write it after the backticks"),
+            None => "write a language bat knows (`ts`, `tsx`, `dockerfile`, `powershell`, `toml`, \
+                     `kotlin`…), or `text` for plain text; docs/authoring.md lists them"
+                .to_string(),
+        };
+        let d = Diagnostic::new(self.place(offset), message)
+            .with_line_of(body, line_in_body)
+            .with_hint(hint);
+        self.warnings.push(d);
     }
 
     fn place(&self, offset: usize) -> Place {

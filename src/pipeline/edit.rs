@@ -122,6 +122,12 @@ impl Session {
         last.warnings = warnings;
         last.warnings
             .extend(super::marks::parity_warnings(&inputs.site, &inputs.bodies));
+        last.warnings.extend(
+            inputs
+                .bodies
+                .iter()
+                .flat_map(|b| b.warnings.iter().cloned()),
+        );
         last.experiments_ran.clear();
         last.work = Work {
             bodies_rendered,

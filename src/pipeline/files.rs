@@ -150,6 +150,22 @@ pub(super) fn check_links(
     diags.into_result(())
 }
 
+/// The standalone pages' URLs against the articles', their links and the menus' against the
+/// output: every problem of all of them together.
+pub(super) fn check_pages(inputs: &RenderInputs, output: &Output) -> Result<(), Diagnostics> {
+    let articles: std::collections::BTreeMap<&str, &std::path::Path> = inputs
+        .site
+        .pages
+        .iter()
+        .map(|p| (p.url.as_str(), p.doc.path.as_path()))
+        .collect();
+    let mut diags =
+        crate::pages::check_collisions(&inputs.config, &inputs.standalone, &articles, output);
+    diags.extend(crate::pages::check_links(&inputs.standalone, output));
+    diags.extend(crate::pages::check_menu(&inputs.config, output));
+    diags.into_result(())
+}
+
 /// Articles that exist in some languages only: (folder, languages it lacks).
 pub(super) fn missing_translations(
     config: &SiteConfig,

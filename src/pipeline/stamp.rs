@@ -31,6 +31,7 @@ pub(super) fn inputs_stamp(
     let trees = [
         root.join("site.toml"),
         root.join("content"),
+        root.join(crate::pages::DIR),
         root.join("templates"),
         root.join("static"),
     ];

@@ -13,8 +13,10 @@ mod link;
 mod listing;
 mod memo;
 mod meta;
+mod prefix;
 mod reproduce;
 mod site_files;
+mod standalone;
 mod templates;
 
 use std::collections::BTreeMap;
@@ -54,6 +56,8 @@ pub struct RenderInputs {
     pub notices: Vec<Option<String>>,
     /// Per page: its related pages ([`Site::all_related`]).
     pub related: Arc<Vec<Vec<usize>>>,
+    /// The standalone pages (`pages/`), rendered with `standalone.html`.
+    pub standalone: Arc<Vec<crate::pages::Standalone>>,
 }
 
 /// What a render produced besides its files.
@@ -88,11 +92,16 @@ pub fn render(
         .map(|lang| renderer.listings(lang))
         .collect();
     let extras = inputs.extra_pages.iter().map(|page| renderer.extra(page));
+    let standalone = inputs
+        .standalone
+        .iter()
+        .map(|page| renderer.standalone(page));
     let files = articles
         .into_iter()
         .map(|r| r.map(|file| vec![file]))
         .chain(listings)
         .chain(extras.map(|r| r.map(|file| vec![file])))
+        .chain(standalone.map(|r| r.map(|file| vec![file])))
         .chain([renderer.site_files()]);
     let mut diags = Diagnostics::default();
     let mut output = Output::default();
@@ -165,6 +174,8 @@ struct SiteCtx<'a> {
     feed_url: String,
     /// Whether pages get the search box.
     search: bool,
+    /// The header's menu in this language (`[[languages.<code>.menu]]`).
+    menu: &'a [crate::config::MenuItem],
 }
 
 /// Puts contexts through the templates: the values every page of a language shares, made
@@ -195,6 +206,7 @@ impl<'a> Renderer<'a> {
                     tags_url: format!("{prefix}tags/"),
                     feed_url: format!("{prefix}atom.xml"),
                     search: config.search,
+                    menu: &lc.menu,
                 };
                 let values = (
                     Value::from_serializable(&site),
@@ -278,6 +290,12 @@ impl<'a> Renderer<'a> {
         self.page(path_of(&page.url), "page.html", &page.lang, &context)
     }
 
+    fn standalone(&self, page: &crate::pages::Standalone) -> Result<File, Diagnostic> {
+        let context = standalone::context(self.inputs, page);
+        let url = &page.source.url;
+        self.page(path_of(url), "standalone.html", &page.source.lang, &context)
+    }
+
     /// 404 page, sitemap and robots.txt.
     fn site_files(&self) -> Result<Files, Diagnostic> {
         let inputs = self.inputs;
@@ -338,7 +356,10 @@ impl<'a> Renderer<'a> {
             for (key, value) in context.as_map().into_iter().flatten() {
                 ctx.insert_value(key.to_string(), value.clone());
             }
-            let html = self.inputs.templates.render(template, &ctx)?;
+            let mut html = self.inputs.templates.render(template, &ctx)?;
+            if template.ends_with(".html") && !self.inputs.config.base_path.is_empty() {
+                html = prefix::prefixed(&html, &self.inputs.config.base_path);
+            }
             Ok(Arc::from(html.into_bytes()))
         };
         let bytes = match &self.reuse {
@@ -380,6 +401,7 @@ pub(crate) mod tests {
             reproduce: reproduce(&site),
             notices: vec![None; site.pages.len()],
             related: Arc::new(site.all_related(6)),
+            standalone: Arc::new(Vec::new()),
             extra_pages,
             site,
             config,

@@ -31,6 +31,8 @@ struct SitemapUrl {
 #[derive(Serialize)]
 pub(super) struct Robots {
     sitemap: String,
+    /// What the site holds on its host: `/`, or `/blog/` for a site published under a path.
+    allow: String,
 }
 
 /// The 404 page, in the default language.
@@ -101,6 +103,24 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
             .map(|url| plain(url)),
     );
     urls.extend(inputs.extra_pages.iter().map(|extra| plain(&extra.url)));
+    for page in inputs.standalone.iter() {
+        let alternates = if page.versions.len() > 1 {
+            page.versions
+                .iter()
+                .map(|(l, u)| Alternate {
+                    hreflang: l.code().to_string(),
+                    href: config.absolute(u),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        urls.push(SitemapUrl {
+            loc: config.absolute(&page.source.url),
+            lastmod: None,
+            alternates,
+        });
+    }
     Sitemap { urls }
 }
 
@@ -108,6 +128,7 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
 pub(super) fn robots(inputs: &RenderInputs) -> Robots {
     Robots {
         sitemap: inputs.config.absolute("/sitemap.xml"),
+        allow: inputs.config.href("/"),
     }
 }
 

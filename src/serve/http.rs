@@ -65,9 +65,17 @@ fn respond(now: &Snapshot, uri: &Uri) -> Response {
             "text/html; charset=utf-8",
         );
     };
-    let found = match safe_path(uri.path()) {
-        Some(rel) => lookup(site, &rel),
-        None => Target::Missing,
+    let found = match under_base(uri.path(), &now.base) {
+        Under::Path(path) => match safe_path(path) {
+            Some(rel) => lookup(site, &rel),
+            None => Target::Missing,
+        },
+        Under::Base => Target::Redirect,
+        Under::Outside if uri.path() == "/" => {
+            let location = format!("{}/", now.base);
+            return (StatusCode::FOUND, [(header::LOCATION, location)]).into_response();
+        }
+        Under::Outside => Target::Missing,
     };
     match found {
         Target::File(key) => file(now, &key, StatusCode::OK),
@@ -109,6 +117,27 @@ fn html(status: StatusCode, body: Vec<u8>, content_type: &str) -> Response {
         body,
     )
         .into_response()
+}
+
+/// Where a request path stands against the path the site is served under.
+#[derive(Debug, PartialEq, Eq)]
+enum Under<'a> {
+    /// Inside it: the site path that follows (`/a/` for `/blog/a/`).
+    Path(&'a str),
+    /// The base itself without its slash (`/blog`): answer with `/blog/`.
+    Base,
+    /// Outside it: what the host would answer there is not this site.
+    Outside,
+}
+
+/// The site path of `path` on a site served under `base` (`/blog`, or empty at the root).
+fn under_base<'a>(path: &'a str, base: &str) -> Under<'a> {
+    match path.strip_prefix(base) {
+        _ if base.is_empty() => Under::Path(path),
+        Some("") => Under::Base,
+        Some(rest) if rest.starts_with('/') => Under::Path(rest),
+        _ => Under::Outside,
+    }
 }
 
 /// How a safe relative path maps onto the output.
@@ -214,6 +243,17 @@ mod tests {
         assert_eq!(lookup(&site, "style.css"), Target::File("style.css".into()));
         assert_eq!(lookup(&site, "style.css/"), Target::Missing);
         assert_eq!(lookup(&site, "fr/"), Target::Missing);
+    }
+
+    #[test]
+    fn a_site_under_a_path_is_served_under_it_only() {
+        assert_eq!(under_base("/blog/a/", "/blog"), Under::Path("/a/"));
+        assert_eq!(under_base("/blog/", "/blog"), Under::Path("/"));
+        assert_eq!(under_base("/blog", "/blog"), Under::Base);
+        assert_eq!(under_base("/blogger/", "/blog"), Under::Outside);
+        assert_eq!(under_base("/a/", "/blog"), Under::Outside);
+        assert_eq!(under_base("/", "/blog"), Under::Outside);
+        assert_eq!(under_base("/a/", ""), Under::Path("/a/"));
     }
 
     #[test]

@@ -305,9 +305,10 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
     let snapshot = first.snapshot.unwrap_or(empty);
     let indexing = request_index(&indexer, None, first.search, &snapshot);
 
+    let base = snapshot.base.clone();
     let (snapshots, shutdown) = spawn_http(&runtime, listener, snapshot);
     let _ = event_tx.send(Event::Listening {
-        url: format!("http://{addr}/"),
+        url: format!("http://{addr}{base}/"),
         exposed: !opts.bind.is_loopback(),
     });
     let ctx = LoopContext {
@@ -542,7 +543,11 @@ fn rebuild(
         Ok(built) => {
             let (pages, files) = (built.pages, built.output.len());
             let search = built.search.clone();
-            let next = now.succeeded(built.output);
+            let base: Arc<str> = Arc::from(built.config.base_path.as_str());
+            let next = now.succeeded(built.output).map(|(mut s, change)| {
+                s.base = base;
+                (s, change)
+            });
             let effect = next.as_ref().map(|(_, change)| *change);
             Done {
                 snapshot: next.map(|(s, _)| s),

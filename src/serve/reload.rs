@@ -233,6 +233,7 @@ mod tests {
             },
             site: None,
             error: diags.map(Arc::new),
+            base: Arc::from(""),
         }
     }
 

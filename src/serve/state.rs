@@ -101,6 +101,9 @@ pub struct Snapshot {
     pub site: Option<Arc<Output>>,
     /// The diagnostics of the last build, when it failed.
     pub error: Option<Arc<Diagnostics>>,
+    /// The path the site is published under (`/blog`, the path of its `base_url`), which the
+    /// preview serves it under too; empty for a site at the root of its host.
+    pub base: Arc<str>,
 }
 
 impl Snapshot {
@@ -115,6 +118,7 @@ impl Snapshot {
             },
             site: None,
             error: None,
+            base: Arc::from(""),
         }
     }
 
@@ -162,6 +166,7 @@ impl Snapshot {
                 version,
                 site,
                 error: None,
+                base: self.base.clone(),
             },
             change,
         ))
@@ -179,6 +184,7 @@ impl Snapshot {
             version: self.version,
             site: Some(Arc::new(output)),
             error: self.error.clone(),
+            base: self.base.clone(),
         })
     }
 
@@ -194,6 +200,7 @@ impl Snapshot {
             version,
             site: self.site.clone(),
             error: Some(Arc::new(diagnostics)),
+            base: self.base.clone(),
         })
     }
 }

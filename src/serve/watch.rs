@@ -1,6 +1,7 @@
-//! Watching the site's sources: a notify debouncer on `content/`, `templates/`, `static/`,
-//! `site.toml` and each experiment (never `experiments/target`, `.measured/` or `public/`),
-//! and the rules that turn file events into a [`Changes`] worth a rebuild or into nothing.
+//! Watching the site's sources: a notify debouncer on `content/`, `pages/`, `templates/`,
+//! `static/`, `site.toml` and each experiment (never `experiments/target`, `.measured/` or
+//! `public/`), and the rules that turn file events into a [`Changes`] worth a rebuild or into
+//! nothing.
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
@@ -19,7 +20,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(25);
 const TICK: Duration = Duration::from_millis(5);
 
 /// The source folders watched recursively (experiments are watched one by one).
-const TREES: [&str; 3] = ["content", "templates", "static"];
+const TREES: [&str; 4] = ["content", "pages", "templates", "static"];
 
 /// What part of the site a changed file belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -68,7 +69,7 @@ pub fn classify(rel: &Path) -> Option<Kind> {
     }
     match parts[..] {
         ["site.toml"] => Some(Kind::Config),
-        ["content", ..] => Some(Kind::Content),
+        ["content", ..] | ["pages", ..] => Some(Kind::Content),
         ["templates", ..] => Some(Kind::Templates),
         ["static", ..] => Some(Kind::Static),
         ["experiments", "target", ..] => None,
@@ -199,6 +200,7 @@ mod tests {
             ("site.toml", Some(Kind::Config)),
             ("content/a/index.vi.md", Some(Kind::Content)),
             ("content/a/photo.png", Some(Kind::Content)),
+            ("pages/about/index.vi.md", Some(Kind::Content)),
             ("templates/base.html", Some(Kind::Templates)),
             ("static/style.css", Some(Kind::Static)),
             (

@@ -18,13 +18,17 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/// Starts serving `root`; resolves to { url, close() }.
-export function serveStatic(root) {
+/// Starts serving `root`, at the server's root or, with `prefix` ('/blog'), under that path only
+/// (as a host serves a site published under a path: anything else is missing); resolves to
+/// { url, close() }, `url` without the prefix.
+export function serveStatic(root, { prefix = '' } = {}) {
   const server = http.createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const requested = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const inside = prefix === '' || requested.startsWith(prefix + '/');
+    const pathname = inside ? requested.slice(prefix.length) : '/404.html';
     let file = path.join(root, path.normalize(pathname).replace(/^(\.\.[/\\])+/, ''));
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    let status = 200;
+    let status = inside ? 200 : 404;
     if (!file.startsWith(root) || !fs.existsSync(file)) {
       file = path.join(root, '404.html');
       status = 404;
