@@ -76,14 +76,16 @@ pub fn new_translation(
     let split = crate::frontmatter::split(&original_path, &text)?;
     let hash = crate::content::short_hash(split.body);
     let mut front: Vec<&str> = split
-        .yaml
+        .text
         .lines()
-        .filter(|l| !l.starts_with("translated_from:") && !l.starts_with("draft:"))
+        .filter(|l| !is_key_line(l, "translated_from") && !is_key_line(l, "draft"))
         .collect();
-    let extra = format!("translated_from: {hash}");
-    front.push("draft: true");
+    let draft = split.format.line("draft", "true");
+    let extra = split.format.line("translated_from", &format!("\"{hash}\""));
+    front.push(&draft);
     front.push(&extra);
-    let out = format!("---\n{}\n---\n{}", front.join("\n"), split.body);
+    let fence = split.format.fence();
+    let out = format!("{fence}\n{}\n{fence}\n{}", front.join("\n"), split.body);
     write_new(&target, &out)?;
     Ok(target)
 }
@@ -110,16 +112,23 @@ pub fn mark_translated(
     })?;
     let split = crate::frontmatter::split(&target, &text)?;
     let mut lines: Vec<String> = split
-        .yaml
+        .text
         .lines()
-        .filter(|l| !l.starts_with("translated_from:"))
+        .filter(|l| !is_key_line(l, "translated_from"))
         .map(str::to_string)
         .collect();
-    lines.push(format!("translated_from: {hash}"));
-    let out = format!("---\n{}\n---\n{}", lines.join("\n"), split.body);
+    lines.push(split.format.line("translated_from", &format!("\"{hash}\"")));
+    let fence = split.format.fence();
+    let out = format!("{fence}\n{}\n{fence}\n{}", lines.join("\n"), split.body);
     crate::atomic::file(&target, out.as_bytes())
         .map_err(|e| crate::diag::io_error(&target, "write", &e))?;
     Ok(target)
+}
+
+/// Whether `line` sets `key` (`key:` in YAML, `key =` in TOML).
+fn is_key_line(line: &str, key: &str) -> bool {
+    line.strip_prefix(key)
+        .is_some_and(|rest| rest.trim_start().starts_with([':', '=']))
 }
 
 fn translation_paths(

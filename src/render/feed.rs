@@ -55,7 +55,7 @@ pub(super) fn path(config: &SiteConfig, lang: &Lang) -> String {
 pub(super) fn context<'i>(inputs: &'i RenderInputs, lang: &'i Lang, pages: &[usize]) -> Feed<'i> {
     let config = &inputs.config;
     let site = &inputs.site;
-    let rfc3339 = |d: jiff::civil::Date| format!("{d}T00:00:00Z");
+    let rfc3339 = |d: crate::content::Moment| d.rfc3339();
     let entries: Vec<Entry> = pages
         .iter()
         .map(|&i| {

@@ -49,7 +49,7 @@ pub(super) fn link(inputs: &RenderInputs, i: usize, listing_lang: &Lang) -> Link
         title: p.doc.front.title.clone(),
         url: p.url.clone(),
         description: description(inputs, i),
-        date: t.date(p.doc.front.date),
+        date: t.date(p.doc.front.date.date()),
         date_iso: p.doc.front.date.to_string(),
         tags: tag_links(&inputs.config, p),
         only_in,
