@@ -9,6 +9,10 @@ use crate::content::{Content, SourceDoc};
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::lang::Lang;
 
+mod aliases;
+
+pub use aliases::Redirect;
+
 /// One article in one language.
 #[derive(Debug, Clone)]
 pub struct Page {
@@ -45,6 +49,8 @@ pub struct Site {
     pub assets: BTreeMap<String, Vec<PathBuf>>,
     /// What the content stage warned about.
     pub warnings: Vec<Diagnostic>,
+    /// The articles' old URLs (`aliases:`), each answered by a page that redirects.
+    pub redirects: Vec<Redirect>,
 }
 
 /// The folder of a listing's later pages: page n of the listing at `/tags/x/` is
@@ -114,7 +120,16 @@ pub fn assemble(
             pages[i].translations = others;
         }
     }
-    check_urls(config, &pages, &opts.reserved)?;
+    let reserved = reserved_urls(config, &opts.reserved);
+    let mut diags = Diagnostics::default();
+    if let Err(d) = check_urls(&pages, &reserved) {
+        diags.extend(d);
+    }
+    let redirects = aliases::redirects(&pages, &reserved).unwrap_or_else(|d| {
+        diags.extend(d);
+        Vec::new()
+    });
+    diags.into_result(())?;
     let mut by_lang: BTreeMap<Lang, Vec<usize>> = BTreeMap::new();
     for (i, p) in pages.iter().enumerate() {
         by_lang.entry(p.doc.lang.clone()).or_default().push(i);
@@ -128,17 +143,12 @@ pub fn assemble(
         series,
         assets: assets.into_iter().collect(),
         warnings,
+        redirects,
     })
 }
 
-/// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
-fn check_urls(
-    config: &SiteConfig,
-    pages: &[Page],
-    taken: &[(String, String)],
-) -> Result<(), Diagnostics> {
-    let mut diags = Diagnostics::default();
-    let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
+/// The URLs the site's listings and later stages take (`taken`), with what takes each.
+fn reserved_urls(config: &SiteConfig, taken: &[(String, String)]) -> BTreeMap<String, String> {
     let mut reserved: BTreeMap<String, String> = BTreeMap::new();
     for lang in config.langs() {
         let prefix = config.lang_prefix(lang);
@@ -156,6 +166,13 @@ fn check_urls(
         }
     }
     reserved.extend(taken.iter().cloned());
+    reserved
+}
+
+/// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
+fn check_urls(pages: &[Page], reserved: &BTreeMap<String, String>) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
     for p in pages {
         if p.doc.front.slug.is_none() {
             if let Some(problem) = crate::urls::segment_problem(&p.doc.dir) {

@@ -63,7 +63,10 @@ pub fn alias_path(alias: &str) -> Result<String, String> {
         return Err("it is the home page".into());
     }
     if let Some(s) = segments.iter().find(|s| s.starts_with('.')) {
-        return Err(format!("its segment `{s}` starts with `.`"));
+        return Err(match *s {
+            "." | ".." => format!("its segment `{s}` names a folder, not a page"),
+            _ => format!("its segment `{s}` starts with `.`, which hides a file"),
+        });
     }
     let joined = segments.join("/");
     let is_file = !path.ends_with('/')

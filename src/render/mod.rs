@@ -13,6 +13,7 @@ mod link;
 mod listing;
 mod memo;
 mod meta;
+mod redirect;
 mod reproduce;
 mod site_files;
 mod templates;
@@ -35,6 +36,7 @@ use crate::output::Output;
 use crate::site::Site;
 
 pub use memo::PageMemo;
+pub use redirect::add_redirects;
 pub use reproduce::{Reproduce, reproduce_of, results_json};
 pub use templates::{Templates, compile};
 
