@@ -41,6 +41,8 @@ struct RawSearch {
 struct RawLanguage {
     title: String,
     description: Option<String>,
+    /// The sentence at the foot of every page: the site's, so a theme never speaks for it.
+    footer: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -126,6 +128,8 @@ pub struct LanguageConfig {
     pub lang: Lang,
     pub title: String,
     pub description: String,
+    /// The site's note at the foot of every page (`footer`), none when it does not set one.
+    pub footer: Option<String>,
 }
 
 /// The validated site configuration.
@@ -233,12 +237,17 @@ fn languages_of(
 ) -> (Vec<LanguageConfig>, Option<Lang>) {
     let mut langs = Vec::new();
     for (code, l) in languages {
-        let RawLanguage { title, description } = l;
+        let RawLanguage {
+            title,
+            description,
+            footer,
+        } = l;
         match Lang::parse(&code) {
             Ok(lang) => langs.push(LanguageConfig {
                 lang,
                 title,
                 description: description.unwrap_or_default(),
+                footer: footer.filter(|f| !f.trim().is_empty()),
             }),
             Err(m) => diags.push(err("[languages", m)),
         }

@@ -154,6 +154,8 @@ pub fn path_of(url: &str) -> String {
 struct SiteCtx<'a> {
     title: &'a str,
     description: &'a str,
+    /// The site's note at the foot of its pages, if it has one.
+    footer: Option<&'a str>,
     base_url: &'a str,
     author: &'a str,
     home: String,
@@ -185,6 +187,7 @@ impl<'a> Renderer<'a> {
                 let site = SiteCtx {
                     title: &lc.title,
                     description: &lc.description,
+                    footer: lc.footer.as_deref(),
                     base_url: &config.base_url,
                     author: &config.author,
                     home: prefix.clone(),
