@@ -27,6 +27,8 @@ struct RawConfig {
     claims: Option<RawClaims>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
+    /// A tag's own URL segment, by its name (`"C++" = "cpp"`).
+    tags: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -155,6 +157,8 @@ pub struct SiteConfig {
     pub search: bool,
     pub highlight_light: String,
     pub highlight_dark: String,
+    /// `[tags]`: the URL segment of the tags named there.
+    pub tag_slugs: BTreeMap<String, String>,
 }
 
 /// The `[experiments]` table.
@@ -326,6 +330,7 @@ fn validate(
         claims,
         highlight,
         search,
+        tags,
     } = raw;
     let mut diags = Diagnostics::default();
     let err = |key: &str, msg: String| {
@@ -361,6 +366,24 @@ fn validate(
         }) => (light_theme, dark_theme),
         None => (None, None),
     };
+    let tag_slugs = tags.unwrap_or_default();
+    for (name, slug) in &tag_slugs {
+        if let Some(problem) = crate::urls::segment_problem(slug) {
+            diags.push(
+                err(
+                    "[tags]",
+                    format!(
+                        "[tags] {name:?} = {slug:?}: the slug cannot be a URL segment: {problem}"
+                    ),
+                )
+                .with_hint(format!(
+                    "a URL segment holds {}, e.g. {:?}",
+                    crate::urls::ALLOWED,
+                    crate::urls::suggestion(slug)
+                )),
+            );
+        }
+    }
     let Some(default_lang) = default_lang else {
         return Err(diags);
     };
@@ -382,6 +405,7 @@ fn validate(
         search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
+        tag_slugs,
     })
 }
 

@@ -29,6 +29,8 @@ pub struct FrontMatter {
     pub slug: Option<String>,
     /// The 1-based line of `slug:` in the file, when it is there.
     pub slug_line: Option<usize>,
+    /// The 1-based line of `tags:` in the file, when it is there.
+    pub tags_line: Option<usize>,
     /// Old URLs that redirect to the article: site paths, `/` first and last.
     pub aliases: Vec<String>,
     /// The 1-based line of `aliases:` in the file, when it is there.
@@ -289,6 +291,7 @@ fn validate(
             .and_then(|_| frontmatter::key_line(split, "slug")),
         slug,
         aliases_line: frontmatter::key_line(split, "aliases"),
+        tags_line: frontmatter::key_line(split, "tags"),
         aliases,
         claims,
         translated_from,

@@ -10,8 +10,10 @@ use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::lang::Lang;
 
 mod aliases;
+mod tags;
 
 pub use aliases::Redirect;
+pub use tags::tag_slug;
 
 /// One article in one language.
 #[derive(Debug, Clone)]
@@ -134,6 +136,8 @@ pub fn assemble(
     for (i, p) in pages.iter().enumerate() {
         by_lang.entry(p.doc.lang.clone()).or_default().push(i);
     }
+    let mut warnings = warnings;
+    warnings.extend(tags::settle(config, &mut pages)?);
     let tags = group_tags(config, &pages);
     let series = group_series(&pages);
     Ok(Site {
@@ -252,16 +256,11 @@ fn folder_name_error(p: &Page, problem: &str) -> Diagnostic {
     ))
 }
 
-/// The URL segment of a tag: lowercase ASCII, diacritics removed (`mạng` → `mang`).
-pub fn tag_slug(name: &str) -> String {
-    slug::slugify(name)
-}
-
 fn group_tags(config: &SiteConfig, pages: &[Page]) -> BTreeMap<Lang, Vec<Tag>> {
     let mut tags: BTreeMap<Lang, BTreeMap<String, Tag>> = BTreeMap::new();
     for (i, p) in pages.iter().enumerate() {
         for name in &p.doc.front.tags {
-            let slug = tag_slug(name);
+            let slug = tag_slug(config, name);
             let url = format!("{}tags/{slug}/", config.lang_prefix(&p.doc.lang));
             let tag = tags
                 .entry(p.doc.lang.clone())

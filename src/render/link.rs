@@ -66,7 +66,7 @@ pub(super) fn tag_links(config: &SiteConfig, p: &Page) -> Vec<TagLink> {
         .iter()
         .map(|name| TagLink {
             name: name.clone(),
-            url: format!("{prefix}tags/{}/", crate::site::tag_slug(name)),
+            url: format!("{prefix}tags/{}/", crate::site::tag_slug(config, name)),
             count: 0,
         })
         .collect()
