@@ -53,6 +53,8 @@ pub struct Site {
     pub warnings: Vec<Diagnostic>,
     /// The articles' old URLs (`aliases:`), each answered by a page that redirects.
     pub redirects: Vec<Redirect>,
+    /// The URLs and files of the drafts left out (a link to one says it is a draft).
+    pub drafts: BTreeMap<String, PathBuf>,
 }
 
 /// The folder of a listing's later pages: page n of the listing at `/tags/x/` is
@@ -79,9 +81,15 @@ pub fn assemble(
         assets,
         warnings,
     } = content;
-    let mut docs: Vec<SourceDoc> = docs
+    let (mut docs, left_out): (Vec<SourceDoc>, Vec<SourceDoc>) = docs
         .into_iter()
-        .filter(|d| opts.drafts || !d.front.draft)
+        .partition(|d| opts.drafts || !d.front.draft);
+    let drafts = left_out
+        .into_iter()
+        .map(|d| {
+            let slug = d.front.slug.as_deref().unwrap_or(&d.dir);
+            (format!("{}{slug}/", config.lang_prefix(&d.lang)), d.path)
+        })
         .collect();
     let lang_rank = |l: &Lang| config.langs().position(|x| x == l).unwrap_or(usize::MAX);
     docs.sort_by(|a, b| {
@@ -148,6 +156,7 @@ pub fn assemble(
         assets: assets.into_iter().collect(),
         warnings,
         redirects,
+        drafts,
     })
 }
 

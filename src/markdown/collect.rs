@@ -135,6 +135,37 @@ impl Summary {
     }
 }
 
+/// The `href` and `src` attributes of raw HTML (quoted or not, entities such as `&amp;`
+/// decoded), with their byte offset in `html`: the link check reads them like Markdown's.
+pub(super) fn html_links(html: &str) -> Vec<(usize, String)> {
+    let lower = html.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for name in ["href", "src"] {
+        for (at, _) in lower.match_indices(name) {
+            let before = lower[..at].chars().next_back();
+            if !before.is_some_and(|c| c.is_ascii_whitespace()) {
+                continue;
+            }
+            let rest = html[at + name.len()..].trim_start();
+            let Some(value) = rest.strip_prefix('=').map(str::trim_start) else {
+                continue;
+            };
+            let dest = match value.chars().next() {
+                Some(q @ ('"' | '\'')) => value[1..].split(q).next().unwrap_or_default(),
+                _ => value
+                    .split(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .next()
+                    .unwrap_or_default(),
+            };
+            if !dest.is_empty() && !dest.contains("{{") {
+                out.push((at, dest.replace("&amp;", "&")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +188,16 @@ mod tests {
         );
         assert!(!summary.wants_paragraph(), "one summary");
         assert_eq!(summary.finish(), "Đo <được>");
+    }
+
+    #[test]
+    fn raw_html_links_are_read_with_their_offsets() {
+        let html =
+            "<a href=\"/x/?a=1&amp;b=2\">x</a> <img data-src=\"no\" src='ảnh.png'> <a href=y.html>";
+        let got = html_links(html);
+        let dests: Vec<&str> = got.iter().map(|(_, d)| d.as_str()).collect();
+        assert_eq!(dests, ["/x/?a=1&b=2", "ảnh.png", "y.html"]);
+        assert_eq!(&html[got[1].0..got[1].0 + 3], "src");
     }
 
     #[test]

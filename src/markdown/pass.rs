@@ -166,6 +166,12 @@ impl<'a, 'i> Pass<'a, 'i> {
             }
             Event::Html(ref html) | Event::InlineHtml(ref html) => {
                 self.text.html(html);
+                for (at, dest) in super::collect::html_links(html) {
+                    self.links.push(Link {
+                        dest,
+                        place: self.place(range.start + at),
+                    });
+                }
                 out.push(event);
             }
             Event::Start(Tag::Link { ref dest_url, .. } | Tag::Image { ref dest_url, .. }) => {

@@ -142,7 +142,13 @@ pub(super) fn check_links(
         .pages
         .par_iter()
         .zip(bodies.par_iter())
-        .map(|(p, b)| links::check(&p.url, &b.links, output))
+        .map(|(p, b)| {
+            let targets = links::Targets {
+                output,
+                drafts: &site.drafts,
+            };
+            links::check(&p.url, &b.links, targets)
+        })
         .collect();
     let mut diags = Diagnostics::default();
     all.into_iter().for_each(|d| diags.extend(d));
