@@ -211,11 +211,27 @@ fn yaml_error(path: &Path, split: &Split<'_>, e: &serde_yaml::Error) -> Diagnost
     let full = e.to_string();
     let message = match full.find(" at line ") {
         Some(i) => full[..i].to_string(),
-        None => full,
+        None => full.clone(),
     };
-    let (line, col) = match e.location() {
-        Some(loc) => (loc.line(), loc.column()),
-        None => (1, 1),
+    // "…, while parsing a flow sequence at line L column C": the cause is where that opens
+    // (an unclosed `[`), not where the parser gave up.
+    let opened = full.split_once(", while parsing ").and_then(|(_, rest)| {
+        let (what, at) = rest.split_once(" at line ")?;
+        let (l, c) = at.split_once(" column ")?;
+        Some((
+            what.to_string(),
+            l.parse::<usize>().ok()?,
+            c.trim().parse::<usize>().ok()?,
+        ))
+    });
+    let (message, line, col) = match (opened, e.location()) {
+        (Some((what, l, c)), _) => (
+            format!("{message}, while parsing {what} that starts here"),
+            l,
+            c,
+        ),
+        (None, Some(loc)) => (message, loc.line(), loc.column()),
+        (None, None) => (message, 1, 1),
     };
     // An error at the end of the YAML (an unclosed list) points at its last line.
     let lines = split.text.lines().count().max(1);
@@ -367,6 +383,13 @@ mod tests {
     fn malformed_yaml_points_into_the_file() {
         let e = parse_text("---\ntitle: A\ndate: 2026-01-02\ntags: [a, b\n---\n").unwrap_err();
         assert!(e.place.line.unwrap() >= 4, "{e}");
+        let e = parse_text("---\ntitle: [Hello\ndate: 2026-01-02\n---\n").unwrap_err();
+        assert_eq!((e.place.line, e.place.col), (Some(2), Some(8)), "{e}");
+        assert!(
+            e.message
+                .ends_with("while parsing a flow sequence that starts here"),
+            "{e}"
+        );
         assert!(e.hint.unwrap().contains("YAML syntax"));
     }
 

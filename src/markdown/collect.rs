@@ -123,11 +123,28 @@ impl Summary {
         self.depth == 0 && self.first.is_none()
     }
 
-    /// The summary is the paragraph of `events` (rewritten, from its start to its end).
+    /// The summary is the paragraph of `events` (rewritten, from its start to its end), unless
+    /// it has no prose (an image, a raw HTML line): then the next one is.
     pub(super) fn paragraph<'e>(&mut self, events: impl Iterator<Item = Event<'e>>) {
         let mut html = String::new();
-        pulldown_cmark::html::push_html(&mut html, events);
-        self.first = Some(strip_tags(&html).trim().to_string());
+        // An image and its alt text are left out.
+        let mut in_image = 0usize;
+        let prose = events.filter(|e| match e {
+            Event::Start(Tag::Image { .. }) => {
+                in_image += 1;
+                false
+            }
+            Event::End(TagEnd::Image) => {
+                in_image = in_image.saturating_sub(1);
+                false
+            }
+            _ => in_image == 0,
+        });
+        pulldown_cmark::html::push_html(&mut html, prose);
+        let text = strip_tags(&html).trim().to_string();
+        if !text.is_empty() {
+            self.first = Some(text);
+        }
     }
 
     pub(super) fn finish(self) -> String {

@@ -11,6 +11,7 @@
 
 mod code;
 mod collect;
+mod footnotes;
 mod headings;
 mod pass;
 mod values;
@@ -140,6 +141,8 @@ impl Hooks for NoExperiments {
 pub struct Labels {
     /// `aria-label` of a heading's anchor link.
     pub anchor: String,
+    /// `aria-label` of a footnote's link back to where it is cited, with `{n}` its number.
+    pub footnote_back: String,
 }
 
 /// What to render.
@@ -267,6 +270,7 @@ mod tests {
         let lang = Lang::parse("vi").unwrap();
         let labels = Labels {
             anchor: "Liên kết tới mục {heading}".into(),
+            footnote_back: "Quay lại chỗ dẫn chú thích {n}".into(),
         };
         render(&Input {
             path: Path::new("content/a/index.vi.md"),

@@ -3,6 +3,7 @@
 //! concern: the summary and the searchable text ([`super::collect`]), the headings' ids and
 //! footnotes ([`super::headings`]), the links to check and the word count.
 
+use super::footnotes::Footnotes;
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Tag, TagEnd};
@@ -40,6 +41,9 @@ pub(super) struct Pass<'a, 'i> {
     links: Vec<Link>,
     /// Words of prose, for the reading time.
     words: usize,
+    footnotes: Footnotes,
+    /// The labels of the footnote definitions the pass is inside, innermost last.
+    in_footnote: Vec<String>,
 }
 
 impl<'a, 'i> Pass<'a, 'i> {
@@ -53,6 +57,8 @@ impl<'a, 'i> Pass<'a, 'i> {
             values: Values::default(),
             links: Vec::new(),
             words: 0,
+            footnotes: Footnotes::default(),
+            in_footnote: Vec::new(),
         }
     }
 
@@ -82,9 +88,19 @@ impl<'a, 'i> Pass<'a, 'i> {
                     out.push(Event::Html(CowStr::from(TABLE_CLOSE)));
                 }
                 Event::Start(Tag::FootnoteDefinition(ref label)) => {
-                    self.headings.footnote(label);
+                    let (html, id) = self.footnotes.open(label);
+                    self.headings.footnote(&id);
+                    self.in_footnote.push(label.to_string());
                     self.summary.enter();
-                    out.push(event);
+                    out.push(Event::Html(CowStr::from(html)));
+                }
+                Event::End(TagEnd::FootnoteDefinition) => {
+                    let label = self.in_footnote.pop().unwrap_or_default();
+                    let back = &self.input.labels.footnote_back;
+                    self.summary.leave();
+                    out.push(Event::Html(CowStr::from(
+                        self.footnotes.close(&label, back),
+                    )));
                 }
                 Event::Start(Tag::Paragraph) if self.summary.wants_paragraph() => {
                     let inner = until(&mut iter, |e| matches!(e, Event::End(TagEnd::Paragraph)));
@@ -100,9 +116,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                     self.summary.enter();
                     out.push(event);
                 }
-                Event::End(
-                    TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::FootnoteDefinition,
-                ) => {
+                Event::End(TagEnd::BlockQuote(_) | TagEnd::List(_)) => {
                     self.summary.leave();
                     out.push(event);
                 }
@@ -123,7 +137,11 @@ impl<'a, 'i> Pass<'a, 'i> {
                 place: self.place(*at),
             })
             .collect();
-        let (ids, toc) = self.headings.finish();
+        let mut headings = self.headings;
+        for id in self.footnotes.reference_ids() {
+            headings.footnote(&id);
+        }
+        let (ids, toc) = headings.finish();
         let rendered = Rendered {
             html,
             toc,
@@ -187,6 +205,10 @@ impl<'a, 'i> Pass<'a, 'i> {
             Event::End(TagEnd::Image) => {
                 self.text.leave_image();
                 out.push(event);
+            }
+            Event::FootnoteReference(label) => {
+                let html = self.footnotes.reference(&label);
+                out.push(Event::InlineHtml(CowStr::from(html)));
             }
             other => out.push(other),
         }

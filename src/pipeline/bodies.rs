@@ -181,6 +181,7 @@ fn labels_of(config: &SiteConfig, strings: &BTreeMap<Lang, Strings>) -> BTreeMap
                 l.clone(),
                 Labels {
                     anchor: strings[l].get("anchor_label").to_string(),
+                    footnote_back: strings[l].get("footnote_back").to_string(),
                 },
             )
         })
