@@ -68,3 +68,21 @@ fn raw_html_links_malformed_urls_and_drafts_are_reported_at_their_lines() {
         "built with drafts, the link works: {e}"
     );
 }
+
+#[test]
+fn braces_in_prose_on_a_site_without_experiments_name_the_line() {
+    let site = TestSite::new();
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "Đoạn đầu.\n\nMẫu {{ ten }} ở đây.\n",
+    );
+    let e = relative(&site, &site.build_err());
+    assert!(
+        e.starts_with("content/a/index.vi.md:7:5: error: unknown experiment `ten` in `ten`"),
+        "{e}"
+    );
+    assert!(!e.contains("Cargo.toml"), "{e}");
+    assert!(e.contains("put it in backticks"), "{e}");
+}
