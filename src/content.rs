@@ -7,13 +7,12 @@ use rayon::prelude::*;
 
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics, Place};
-use crate::frontmatter::{self, RawFrontMatter, Split};
+use crate::frontmatter::{self, DATE_HINT, RawFrontMatter, Split};
 use crate::lang::Lang;
 
-mod moment;
 mod walk;
 
-pub use moment::Moment;
+pub use crate::frontmatter::Moment;
 
 /// Validated front matter.
 #[derive(Debug, Clone, PartialEq)]
@@ -215,28 +214,14 @@ fn validate(
             "give the article a title".into(),
         );
     }
-    let date_hint = "write the date as YYYY-MM-DD (2026-11-29) or with its time and offset \
-                     (2026-11-29T17:04:06+07:00)";
-    let date = Moment::parse(&date)
-        .map_err(|m| {
-            bad(
-                "date",
-                format!("front matter: `date`: {m}"),
-                date_hint.into(),
-            )
-        })
-        .ok();
-    let updated = updated.and_then(|u| {
-        Moment::parse(&u)
-            .map_err(|m| {
-                bad(
-                    "updated",
-                    format!("front matter: `updated`: {m}"),
-                    date_hint.into(),
-                )
-            })
+    // Read and checked with the other keys (`frontmatter::keys`), so that these never fail.
+    let mut moment = |key: &str, text: &str| {
+        Moment::parse(text)
+            .map_err(|m| bad(key, format!("front matter: `{key}`: {m}"), DATE_HINT.into()))
             .ok()
-    });
+    };
+    let date = moment("date", &date);
+    let updated = updated.and_then(|u| moment("updated", &u));
     if let Some(problem) = slug.as_deref().and_then(crate::urls::segment_problem) {
         let s = slug.as_deref().unwrap_or_default();
         bad(

@@ -6,6 +6,7 @@
 
 pub mod claims;
 mod keys;
+mod moment;
 mod node;
 mod toml_text;
 
@@ -14,6 +15,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
+
+pub use moment::{DATE_HINT, Moment};
 
 /// What an article's front matter may say. Any other key is an error (`keys::KEYS` lists the
 /// same keys with their types).

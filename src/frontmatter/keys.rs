@@ -181,6 +181,10 @@ pub fn conform(key: &Key, value: Value) -> Result<Value, (String, String)> {
         Kind::Claims => true,
     };
     if fits {
+        if let (Kind::Date, Value::String(text)) = (key.kind, &value) {
+            super::Moment::parse(text)
+                .map_err(|m| (format!("`{}`: {m}", key.name), super::DATE_HINT.to_string()))?;
+        }
         return Ok(value);
     }
     let null_entry = value

@@ -10,6 +10,9 @@ use jiff::civil::{Date, Time};
 use jiff::fmt::temporal::Pieces;
 use jiff::tz::Offset;
 
+/// What to do about a date that cannot be read.
+pub const DATE_HINT: &str = "write the date as YYYY-MM-DD (2026-11-29) or with its time and offset (2026-11-29T17:04:06+07:00)";
+
 /// A day, or a day and a time at an offset from UTC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Moment {
