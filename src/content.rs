@@ -310,6 +310,20 @@ mod tests {
     }
 
     #[test]
+    fn toml_claims_are_placed_at_their_lines() {
+        let d =
+            doc("+++\ntitle = \"A\"\ndate = 2026-11-29\n[claims]\nmore = \"a.b > 1\"\n+++\nx\n")
+                .unwrap();
+        let claims = d.front.claims.unwrap();
+        assert_eq!(claims.line, 4);
+        let e = &claims.entries[0];
+        assert_eq!(
+            (e.id.as_str(), e.text.as_str(), e.line, e.col),
+            ("more", "a.b > 1", 5, 9)
+        );
+    }
+
+    #[test]
     fn bad_date_names_the_line() {
         let e = doc("---\ntitle: A\ndate: 2026-13-01\n---\n").unwrap_err();
         assert_eq!(e.place.line, Some(3));

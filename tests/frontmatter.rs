@@ -124,7 +124,7 @@ fn a_toml_translation_keeps_its_syntax() {
     let site = TestSite::new();
     site.write(
         "content/a/index.vi.md",
-        "+++\ntitle = \"Bài gốc\"\ndate = 2025-06-04\n+++\nNội dung.\n",
+        "+++\ntitle = \"Bài gốc\"\ndate = 2025-06-04\n[claims]\n+++\nNội dung.\n",
     );
     let out = site.cli(&["new", "a", "--translate", "en"]);
     assert!(
@@ -134,7 +134,10 @@ fn a_toml_translation_keeps_its_syntax() {
     );
     let en = site.read("content/a/index.en.md");
     assert!(en.starts_with("+++\ntitle = \"Bài gốc\"\n"), "{en}");
-    assert!(en.contains("\ndraft = true\ntranslated_from = \""), "{en}");
+    assert!(
+        en.contains("\ndraft = true\ntranslated_from = \"") && en.contains("\"\n[claims]\n+++\n"),
+        "top-level keys before the first table: {en}"
+    );
     let b = site.build().unwrap_or_else(|e| panic!("{e}"));
     assert!(b.output.get("a/index.html").is_some());
 }
