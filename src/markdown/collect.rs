@@ -160,7 +160,14 @@ pub(super) fn html_links(html: &str) -> Vec<(usize, String)> {
     for name in ["href", "src"] {
         for (at, _) in lower.match_indices(name) {
             let before = lower[..at].chars().next_back();
-            if !before.is_some_and(|c| c.is_ascii_whitespace()) {
+            // An attribute: after a space, inside a tag (not text such as `use href=x`).
+            // A line of a block with no `<` or `>` before it continues a tag (`<img\n src=…>`).
+            let in_tag = match (lower[..at].rfind('<'), lower[..at].rfind('>')) {
+                (Some(open), Some(close)) => open > close,
+                (Some(_), None) | (None, None) => true,
+                (None, Some(_)) => false,
+            };
+            if !before.is_some_and(|c| c.is_ascii_whitespace()) || !in_tag {
                 continue;
             }
             let rest = html[at + name.len()..].trim_start();
@@ -209,8 +216,7 @@ mod tests {
 
     #[test]
     fn raw_html_links_are_read_with_their_offsets() {
-        let html =
-            "<a href=\"/x/?a=1&amp;b=2\">x</a> <img data-src=\"no\" src='ảnh.png'> <a href=y.html>";
+        let html = "<a href=\"/x/?a=1&amp;b=2\">x</a> use src=no <img data-src=\"no\" src='ảnh.png'> <a href=y.html>";
         let got = html_links(html);
         let dests: Vec<&str> = got.iter().map(|(_, d)| d.as_str()).collect();
         assert_eq!(dests, ["/x/?a=1&b=2", "ảnh.png", "y.html"]);
