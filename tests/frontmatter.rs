@@ -69,6 +69,26 @@ fn feeds_carry_the_full_time_and_a_plain_day_stays_midnight_utc() {
             "2025-06-04T17:04:06+07:00"
         ]
     );
+    let updated: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("updated"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(
+        updated,
+        [
+            "2025-06-06T09:30:00+09:00",
+            "2025-06-05T00:00:00Z",
+            "2025-06-06T09:30:00+09:00",
+            "2025-06-04T17:04:06+07:00"
+        ],
+        "the feed's own (the latest instant), then each entry's"
+    );
+    let sitemap = b.output.text("sitemap.xml").unwrap();
+    assert!(
+        sitemap.contains("<lastmod>2025-06-06T09:30:00+09:00</lastmod>"),
+        "{sitemap}"
+    );
 }
 
 #[test]
