@@ -139,13 +139,16 @@ pub fn assemble(
         diags.extend(d);
         Vec::new()
     });
+    let mut warnings = warnings;
+    match tags::settle(config, &mut pages) {
+        Ok(w) => warnings.extend(w),
+        Err(d) => diags.extend(d),
+    }
     diags.into_result(())?;
     let mut by_lang: BTreeMap<Lang, Vec<usize>> = BTreeMap::new();
     for (i, p) in pages.iter().enumerate() {
         by_lang.entry(p.doc.lang.clone()).or_default().push(i);
     }
-    let mut warnings = warnings;
-    warnings.extend(tags::settle(config, &mut pages)?);
     let tags = group_tags(config, &pages);
     let series = group_series(&pages);
     Ok(Site {
