@@ -27,6 +27,8 @@ struct RawConfig {
     claims: Option<RawClaims>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
+    /// A tag's own URL segment, by its name (`"C++" = "cpp"`).
+    tags: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -41,6 +43,8 @@ struct RawSearch {
 struct RawLanguage {
     title: String,
     description: Option<String>,
+    /// The sentence at the foot of every page: the site's, so a theme never speaks for it.
+    footer: Option<String>,
     /// The header's menu in this language, in order.
     menu: Option<Vec<RawMenuItem>>,
 }
@@ -135,6 +139,8 @@ pub struct LanguageConfig {
     pub lang: Lang,
     pub title: String,
     pub description: String,
+    /// The site's note at the foot of every page (`footer`), none when it does not set one.
+    pub footer: Option<String>,
     /// `[[languages.<code>.menu]]`: the header's links in this language.
     pub menu: Vec<MenuItem>,
 }
@@ -178,6 +184,8 @@ pub struct SiteConfig {
     pub search: bool,
     pub highlight_light: String,
     pub highlight_dark: String,
+    /// `[tags]`: the URL segment of the tags named there.
+    pub tag_slugs: BTreeMap<String, String>,
 }
 
 /// The `[experiments]` table.
@@ -271,6 +279,7 @@ fn languages_of(
             title,
             description,
             menu,
+            footer,
         } = l;
         let menu = menu_of(menu.unwrap_or_default(), place_of, diags);
         match Lang::parse(&code) {
@@ -279,6 +288,7 @@ fn languages_of(
                 title,
                 description: description.unwrap_or_default(),
                 menu,
+                footer: footer.filter(|f| !f.trim().is_empty()),
             }),
             Err(m) => diags.push(err("[languages", m)),
         }
@@ -389,6 +399,7 @@ fn validate(
         claims,
         highlight,
         search,
+        tags,
     } = raw;
     let mut diags = Diagnostics::default();
     let err = |key: &str, msg: String| {
@@ -441,6 +452,24 @@ fn validate(
         }) => (light_theme, dark_theme),
         None => (None, None),
     };
+    let tag_slugs = tags.unwrap_or_default();
+    for (name, slug) in &tag_slugs {
+        if let Some(problem) = crate::urls::segment_problem(slug) {
+            diags.push(
+                err(
+                    "[tags]",
+                    format!(
+                        "[tags] {name:?} = {slug:?}: the slug cannot be a URL segment: {problem}"
+                    ),
+                )
+                .with_hint(format!(
+                    "a URL segment holds {}, e.g. {:?}",
+                    crate::urls::ALLOWED,
+                    crate::urls::suggestion(slug)
+                )),
+            );
+        }
+    }
     let Some(default_lang) = default_lang else {
         return Err(diags);
     };
@@ -464,6 +493,7 @@ fn validate(
         search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
+        tag_slugs,
     })
 }
 

@@ -3,30 +3,37 @@
 
 use std::path::{Path, PathBuf};
 
-use jiff::civil::Date;
 use rayon::prelude::*;
 
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics, Place};
-use crate::frontmatter::{self, RawFrontMatter, Split};
+use crate::frontmatter::{self, DATE_HINT, RawFrontMatter, Split};
 use crate::lang::Lang;
 
 mod walk;
+
+pub use crate::frontmatter::Moment;
 
 /// Validated front matter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrontMatter {
     pub title: String,
-    pub date: Date,
+    pub date: Moment,
     pub description: Option<String>,
     pub tags: Vec<String>,
     pub series: Option<String>,
     pub part: Option<u32>,
     pub draft: bool,
-    pub updated: Option<Date>,
+    pub updated: Option<Moment>,
     pub slug: Option<String>,
     /// The 1-based line of `slug:` in the file, when it is there.
     pub slug_line: Option<usize>,
+    /// The 1-based line of `tags:` in the file, when it is there.
+    pub tags_line: Option<usize>,
+    /// Old URLs that redirect to the article: site paths, `/` first and last.
+    pub aliases: Vec<String>,
+    /// The 1-based line of `aliases:` in the file, when it is there.
+    pub aliases_line: Option<usize>,
     /// The claims this file declares for its article, with where each is written.
     pub claims: Option<crate::frontmatter::claims::Written>,
     pub translated_from: Option<String>,
@@ -105,7 +112,7 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
         mut diags,
         warnings,
     } = walk::walk(config, &content_dir);
-    let parsed: Vec<Result<(Option<Stamp>, SourceDoc), Diagnostic>> = md_files
+    let parsed: Vec<Result<(Option<Stamp>, SourceDoc), Diagnostics>> = md_files
         .into_par_iter()
         .map(|(path, dir, lang)| {
             let stamp = Stamp::of(&path);
@@ -127,7 +134,7 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
                 }
                 docs.push(d);
             }
-            Err(d) => diags.push(d),
+            Err(d) => diags.extend(d),
         }
     }
     let next_memo = next;
@@ -141,19 +148,19 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
 }
 
 /// Reads and validates one article file.
-pub fn load_doc(path: &Path, dir: String, lang: Lang) -> Result<SourceDoc, Diagnostic> {
+pub fn load_doc(path: &Path, dir: String, lang: Lang) -> Result<SourceDoc, Diagnostics> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| crate::diag::io_error(path, "read the article", &e))?;
     parse_doc(path, dir, lang, &text)
 }
 
-/// Parses the text of one article file.
+/// Parses the text of one article file, reporting every error of its front matter.
 pub fn parse_doc(
     path: &Path,
     dir: String,
     lang: Lang,
     text: &str,
-) -> Result<SourceDoc, Diagnostic> {
+) -> Result<SourceDoc, Diagnostics> {
     let split = frontmatter::split(path, text)?;
     let raw = frontmatter::parse(path, &split)?;
     let front = validate(path, &split, raw)?;
@@ -181,7 +188,7 @@ fn validate(
     path: &Path,
     split: &Split<'_>,
     raw: RawFrontMatter,
-) -> Result<FrontMatter, Diagnostic> {
+) -> Result<FrontMatter, Diagnostics> {
     let RawFrontMatter {
         title,
         date,
@@ -192,63 +199,70 @@ fn validate(
         draft,
         updated,
         slug,
+        aliases,
         claims,
         translated_from,
     } = raw;
-    let bad = |key: &str, msg: String, hint: &str| {
-        let line = frontmatter::key_line(split, key).unwrap_or(split.yaml_line);
-        Diagnostic::new(Place::at(path, line, 1), msg)
-            .with_line_of(split.yaml, line + 1 - split.yaml_line)
-            .with_hint(hint.to_string())
+    let mut diags = Diagnostics::default();
+    let mut bad = |key: &str, msg: String, hint: String| {
+        diags.push(frontmatter::at_key(path, split, key, msg, hint));
     };
     if title.trim().is_empty() {
-        return Err(bad(
+        bad(
             "title",
             "front matter: `title` is empty".into(),
-            "give the article a title",
-        ));
+            "give the article a title".into(),
+        );
     }
-    let date = parse_date(&date).map_err(|m| {
-        bad(
-            "date",
-            format!("front matter: `date`: {m}"),
-            "write the date as YYYY-MM-DD, e.g. 2026-11-29",
-        )
-    })?;
-    let updated = match updated {
-        Some(u) => Some(parse_date(&u).map_err(|m| {
-            bad(
-                "updated",
-                format!("front matter: `updated`: {m}"),
-                "write the date as YYYY-MM-DD",
-            )
-        })?),
-        None => None,
+    // Read and checked with the other keys (`frontmatter::keys`), so that these never fail.
+    let mut moment = |key: &str, text: &str| {
+        Moment::parse(text)
+            .map_err(|m| bad(key, format!("front matter: `{key}`: {m}"), DATE_HINT.into()))
+            .ok()
     };
+    let date = moment("date", &date);
+    let updated = updated.and_then(|u| moment("updated", &u));
     if let Some(problem) = slug.as_deref().and_then(crate::urls::segment_problem) {
         let s = slug.as_deref().unwrap_or_default();
-        return Err(bad(
+        bad(
             "slug",
             format!("front matter: `slug: {s}` cannot be a URL segment: {problem}"),
-            &format!(
+            format!(
                 "a URL segment holds {}, e.g. `slug: {}`",
                 crate::urls::ALLOWED,
                 crate::urls::suggestion(s)
             ),
-        ));
+        );
     }
     if part.is_some() && series.is_none() {
-        return Err(bad(
+        bad(
             "part",
             "front matter: `part` without `series`".into(),
-            "name the series the part belongs to",
-        ));
+            "name the series the part belongs to".into(),
+        );
     }
+    let aliases = aliases
+        .iter()
+        .filter_map(|a| {
+            crate::urls::alias_path(a)
+                .map_err(|m| {
+                    bad(
+                        "aliases",
+                        format!("front matter: alias `{a}`: {m}"),
+                        crate::urls::ALIAS_HINT.into(),
+                    )
+                })
+                .ok()
+        })
+        .collect();
     let claims = claims.map(|raw| {
-        let key_line = frontmatter::key_line(split, "claims").unwrap_or(split.yaml_line);
-        crate::frontmatter::claims::locate(split.yaml, split.yaml_line, key_line, raw)
+        let key_line = frontmatter::key_line(split, "claims").unwrap_or(split.text_line);
+        crate::frontmatter::claims::locate(split.text, split.text_line, key_line, raw)
     });
-    Ok(FrontMatter {
+    let Some(date) = date else {
+        return Err(diags);
+    };
+    diags.into_result(FrontMatter {
         title,
         date,
         description,
@@ -261,24 +275,19 @@ fn validate(
             .as_ref()
             .and_then(|_| frontmatter::key_line(split, "slug")),
         slug,
+        aliases_line: frontmatter::key_line(split, "aliases"),
+        tags_line: frontmatter::key_line(split, "tags"),
+        aliases,
         claims,
         translated_from,
     })
-}
-
-fn parse_date(s: &str) -> Result<Date, String> {
-    let ok_shape = s.len() == 10 && s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-';
-    if !ok_shape {
-        return Err(format!("`{s}` is not a date of the form YYYY-MM-DD"));
-    }
-    s.parse::<Date>()
-        .map_err(|e| format!("`{s}` is not a valid date ({e})"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The document of `text`, or its first error.
     fn doc(text: &str) -> Result<SourceDoc, Diagnostic> {
         parse_doc(
             Path::new("content/a/index.vi.md"),
@@ -286,17 +295,32 @@ mod tests {
             Lang::parse("vi").unwrap(),
             text,
         )
+        .map_err(|d| d.0[0].clone())
     }
 
     #[test]
     fn parses_a_full_front_matter() {
         let d = doc("---\ntitle: Kết nối\ndate: 2026-11-29\ntags: [mạng, tcp]\nseries: Mạng\npart: 2\nclaims:\n  more: a.b > 1\n---\n# Hi\n").unwrap();
         assert_eq!(d.front.title, "Kết nối");
-        assert_eq!(d.front.date, jiff::civil::date(2026, 11, 29));
+        assert_eq!(d.front.date.date(), jiff::civil::date(2026, 11, 29));
         assert_eq!(d.front.tags, ["mạng", "tcp"]);
         let claims = d.front.claims.unwrap().entries;
         assert_eq!((claims[0].text.as_str(), claims[0].line), ("a.b > 1", 8));
         assert_eq!(d.body_line, 10);
+    }
+
+    #[test]
+    fn toml_claims_are_placed_at_their_lines() {
+        let d =
+            doc("+++\ntitle = \"A\"\ndate = 2026-11-29\n[claims]\nmore = \"a.b > 1\"\n+++\nx\n")
+                .unwrap();
+        let claims = d.front.claims.unwrap();
+        assert_eq!(claims.line, 4);
+        let e = &claims.entries[0];
+        assert_eq!(
+            (e.id.as_str(), e.text.as_str(), e.line, e.col),
+            ("more", "a.b > 1", 5, 9)
+        );
     }
 
     #[test]

@@ -1,19 +1,38 @@
 //! Internal link checking: every relative or root-relative link and image written in an article
-//! must lead to a file of the output, and its `#fragment` to an id on that page; no page of
-//! the output may carry the same id twice (a fragment would lead to the first one only).
+//! (in Markdown or in its raw HTML's `href` and `src`) must lead to a file of the output, and
+//! its `#fragment` to an id on that page; a URL whose scheme is malformed (`9https://…`) is
+//! flagged, and a link to a draft says so. No page of the output may carry the same id twice
+//! (a fragment would lead to the first one only).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::markdown::Link;
 use crate::output::Output;
 
+/// What links are checked against: the output, and the URLs of drafts left out of it.
+#[derive(Clone, Copy)]
+pub struct Targets<'a> {
+    pub output: &'a Output,
+    /// Draft articles' URLs and files (empty when drafts are built).
+    pub drafts: &'a BTreeMap<String, PathBuf>,
+}
+
+const HINT: &str = "link to another article as /<slug>/ (or /en/<slug>/), to an asset of the article folder by its file name, to a heading as #<id>";
+
 /// Checks the links of one page (its URL and the links written in it) against the output.
-pub fn check(page_url: &str, links: &[Link], output: &Output) -> Diagnostics {
+pub fn check(page_url: &str, links: &[Link], targets: Targets<'_>) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for link in links {
-        if let Err(why) = check_one(page_url, &link.dest, output) {
-            diags.push(Diagnostic::new(link.place.clone(), format!("broken link `{}`: {why}", link.dest)).with_hint(
-                "link to another article as /<slug>/ (or /en/<slug>/), to an asset of the article folder by its file name, to a heading as #<id>",
-            ));
+        if let Err((why, hint)) = check_one(page_url, &link.dest, targets) {
+            diags.push(
+                Diagnostic::new(
+                    link.place.clone(),
+                    format!("broken link `{}`: {why}", link.dest),
+                )
+                .with_hint(hint),
+            );
         }
     }
     diags
@@ -64,33 +83,86 @@ fn ids(html: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-fn check_one(page_url: &str, dest: &str, output: &Output) -> Result<(), String> {
+fn check_one(page_url: &str, dest: &str, targets: Targets<'_>) -> Result<(), (String, String)> {
+    if let Some(problem) = malformed(dest) {
+        return Err((
+            format!("it is not a URL: {problem}"),
+            "write the full address, e.g. https://example.org/page, or a path on this site".into(),
+        ));
+    }
     if is_external(dest) {
         return Ok(());
     }
+    let output = targets.output;
+    let broken = |why: String| (why, HINT.to_string());
     let (path_part, fragment) = match dest.split_once('#') {
         Some((p, f)) => (p, Some(f)),
         None => (dest, None),
     };
-    let path_part = path_part
-        .split('?')
-        .next()
-        .unwrap_or_default()
-        .replace("%20", " ");
+    // Any UTF-8 path, percent-encoded or not: `%E1%BA%A3nh.png` is the file `ảnh.png`.
+    let path_part =
+        percent_encoding::percent_decode_str(path_part.split('?').next().unwrap_or_default())
+            .decode_utf8_lossy()
+            .into_owned();
     let target = if path_part.is_empty() {
         page_url.to_string()
     } else {
-        resolve(page_url, &path_part).ok_or_else(|| "it leads outside the site".to_string())?
+        resolve(page_url, &path_part).ok_or_else(|| broken("it leads outside the site".into()))?
     };
-    let file =
-        output_file(&target, output).ok_or_else(|| format!("nothing is published at {target}"))?;
+    let Some(file) = output_file(&target, output) else {
+        let dir = if target.ends_with('/') {
+            target.clone()
+        } else {
+            format!("{target}/")
+        };
+        return Err(match targets.drafts.get(&dir) {
+            Some(path) => (
+                format!("{target} is a draft ({}), which is not published", path.display()),
+                "publish it (remove `draft: true`), or preview with `measured build --drafts` or `measured serve --drafts`".into(),
+            ),
+            None => broken(format!("nothing is published at {target}")),
+        });
+    };
     if let Some(fragment) = fragment.filter(|f| !f.is_empty()) {
         let html = output.text(&file).unwrap_or_default();
         if !html.contains(&format!("id=\"{fragment}\"")) {
-            return Err(format!("{target} has no element with id `{fragment}`"));
+            return Err(broken(format!(
+                "{target} has no element with id `{fragment}`"
+            )));
         }
     }
     Ok(())
+}
+
+/// What is wrong with a URL that has a scheme, if anything: a scheme starts with a letter and
+/// holds letters, digits, `+`, `-` and `.` (RFC 3986), and a web address has `//` and a host.
+fn malformed(dest: &str) -> Option<String> {
+    let colon = dest.find(':')?;
+    let scheme = &dest[..colon];
+    if scheme.contains(['/', '#', '?']) {
+        return None;
+    }
+    let first = scheme.chars().next();
+    if !first.is_some_and(|c| c.is_ascii_alphabetic())
+        || !scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    {
+        return Some(format!(
+            "`{scheme}:` is no scheme (a scheme starts with a letter)"
+        ));
+    }
+    let lower = scheme.to_ascii_lowercase();
+    let rest = &dest[colon + 1..];
+    if matches!(lower.as_str(), "http" | "https") {
+        let host = rest
+            .strip_prefix("//")
+            .map(|r| r.split(['/', '?', '#']).next().unwrap_or_default());
+        if host.is_none_or(str::is_empty) {
+            return Some(format!("`{scheme}:` is followed by no `//host`"));
+        }
+    }
+    None
 }
 
 fn is_external(dest: &str) -> bool {
@@ -149,6 +221,7 @@ mod tests {
         o.insert("a/index.html".into(), b"<h2 id=\"ket-noi\">".to_vec());
         o.insert("a/chart.png".into(), vec![]);
         o.insert("en/b/index.html".into(), vec![]);
+        o.insert("a/ảnh.png".into(), vec![]);
         o
     }
 
@@ -157,7 +230,16 @@ mod tests {
             dest: dest.into(),
             place: Place::at("content/a/index.vi.md", 3, 1),
         };
-        check(page, &[link], &output())
+        let drafts = BTreeMap::from([(
+            "/draft/".to_string(),
+            PathBuf::from("content/draft/index.vi.md"),
+        )]);
+        let output = output();
+        let targets = Targets {
+            output: &output,
+            drafts: &drafts,
+        };
+        check(page, &[link], targets)
             .0
             .into_iter()
             .map(|d| d.message)
@@ -176,6 +258,11 @@ mod tests {
             "https://example.org/x",
             "mailto:a@b.c",
             "/#top",
+            "%E1%BA%A3nh.png",
+            "/a/%E1%BA%A3nh.png",
+            "ảnh.png",
+            "HTTPS://example.org",
+            "git+ssh://host/x",
         ] {
             assert!(
                 errors("/a/", dest).is_empty(),
@@ -202,6 +289,34 @@ mod tests {
         assert_eq!(
             errors("/a/", "../../../x"),
             ["broken link `../../../x`: it leads outside the site"]
+        );
+    }
+
+    #[test]
+    fn malformed_urls_and_drafts_are_named() {
+        assert_eq!(
+            errors("/a/", "9https://example.org/"),
+            [
+                "broken link `9https://example.org/`: it is not a URL: `9https:` is no scheme (a scheme starts with a letter)"
+            ]
+        );
+        assert_eq!(
+            errors("/a/", "https:/example.org"),
+            [
+                "broken link `https:/example.org`: it is not a URL: `https:` is followed by no `//host`"
+            ]
+        );
+        assert_eq!(
+            errors("/a/", "/draft/"),
+            [
+                "broken link `/draft/`: /draft/ is a draft (content/draft/index.vi.md), which is not published"
+            ]
+        );
+        assert_eq!(
+            errors("/a/", "../draft"),
+            [
+                "broken link `../draft`: /draft is a draft (content/draft/index.vi.md), which is not published"
+            ]
         );
     }
 

@@ -260,17 +260,17 @@ pub fn check_collisions(
 }
 
 /// The links of every page, checked against the output as an article's are.
-pub fn check_links(pages: &[Standalone], output: &Output) -> Diagnostics {
+pub fn check_links(pages: &[Standalone], targets: links::Targets<'_>) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for p in pages {
-        diags.extend(links::check(&p.source.url, &p.body.links, output));
+        diags.extend(links::check(&p.source.url, &p.body.links, targets));
     }
     diags
 }
 
 /// The menu's internal URLs (`[[languages.<code>.menu]]`), checked as links from the home page
 /// of their language; external ones (`https://…`) are left to the reader's browser.
-pub fn check_menu(config: &SiteConfig, output: &Output) -> Diagnostics {
+pub fn check_menu(config: &SiteConfig, targets: links::Targets<'_>) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for l in &config.languages {
         let menu: Vec<Link> = l
@@ -282,7 +282,7 @@ pub fn check_menu(config: &SiteConfig, output: &Output) -> Diagnostics {
                 place: m.place.clone(),
             })
             .collect();
-        for d in links::check(&config.lang_prefix(&l.lang), &menu, output).0 {
+        for d in links::check(&config.lang_prefix(&l.lang), &menu, targets).0 {
             diags.push(d.with_hint(format!(
                 "a menu entry of [[languages.{}.menu]] leads to a page of the site as /<page>/ \
                  or /<article>/ (/en/… for English), or elsewhere as https://…",

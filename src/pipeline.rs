@@ -257,6 +257,7 @@ impl Session {
             render::render(&inputs, (!self.once).then_some(&self.memo.pages))?;
         self.memo.pages = rendering.pages;
         self.add_files(&inputs, &theme, &used, m, &mut output)?;
+        render::add_redirects(&inputs, &mut output)?;
         // 8. Links checked against the output; the search index.
         site::check_output_paths(&inputs.site, &output)?;
         files::check_links(&inputs.site, &inputs.bodies, &output)?;

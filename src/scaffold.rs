@@ -75,16 +75,16 @@ pub fn new_translation(
         .map_err(|e| crate::diag::io_error(&original_path, "read the original", &e))?;
     let split = crate::frontmatter::split(&original_path, &text)?;
     let hash = crate::content::short_hash(split.body);
-    let mut front: Vec<&str> = split
-        .yaml
+    let kept: Vec<&str> = split
+        .text
         .lines()
-        .filter(|l| !l.starts_with("translated_from:") && !l.starts_with("draft:"))
+        .filter(|l| !is_key_line(l, "translated_from") && !is_key_line(l, "draft"))
         .collect();
-    let extra = format!("translated_from: {hash}");
-    front.push("draft: true");
-    front.push(&extra);
-    let out = format!("---\n{}\n---\n{}", front.join("\n"), split.body);
-    write_new(&target, &out)?;
+    let added = [
+        split.format.line("draft", "true"),
+        split.format.line("translated_from", &format!("\"{hash}\"")),
+    ];
+    write_new(&target, &with_keys(&split, &kept, &added))?;
     Ok(target)
 }
 
@@ -109,17 +109,39 @@ pub fn mark_translated(
         ))
     })?;
     let split = crate::frontmatter::split(&target, &text)?;
-    let mut lines: Vec<String> = split
-        .yaml
+    let kept: Vec<&str> = split
+        .text
         .lines()
-        .filter(|l| !l.starts_with("translated_from:"))
-        .map(str::to_string)
+        .filter(|l| !is_key_line(l, "translated_from"))
         .collect();
-    lines.push(format!("translated_from: {hash}"));
-    let out = format!("---\n{}\n---\n{}", lines.join("\n"), split.body);
+    let added = [split.format.line("translated_from", &format!("\"{hash}\""))];
+    let out = with_keys(&split, &kept, &added);
     crate::atomic::file(&target, out.as_bytes())
         .map_err(|e| crate::diag::io_error(&target, "write", &e))?;
     Ok(target)
+}
+
+/// The file of `split` with the front matter lines `kept` and the top-level `added`: at the
+/// end in YAML, before the first `[table]` in TOML (after it, they would belong to the table).
+fn with_keys(split: &crate::frontmatter::Split<'_>, kept: &[&str], added: &[String]) -> String {
+    let at = match split.format {
+        crate::frontmatter::Format::Toml => kept
+            .iter()
+            .position(|l| l.trim_start().starts_with('['))
+            .unwrap_or(kept.len()),
+        crate::frontmatter::Format::Yaml => kept.len(),
+    };
+    let mut lines: Vec<&str> = kept[..at].to_vec();
+    lines.extend(added.iter().map(String::as_str));
+    lines.extend(&kept[at..]);
+    let fence = split.format.fence();
+    format!("{fence}\n{}\n{fence}\n{}", lines.join("\n"), split.body)
+}
+
+/// Whether `line` sets `key` (`key:` in YAML, `key =` in TOML).
+fn is_key_line(line: &str, key: &str) -> bool {
+    line.strip_prefix(key)
+        .is_some_and(|rest| rest.trim_start().starts_with([':', '=']))
 }
 
 fn translation_paths(

@@ -9,6 +9,12 @@ use crate::content::{Content, SourceDoc};
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::lang::Lang;
 
+mod aliases;
+mod tags;
+
+pub use aliases::Redirect;
+pub use tags::tag_slug;
+
 /// One article in one language.
 #[derive(Debug, Clone)]
 pub struct Page {
@@ -45,6 +51,10 @@ pub struct Site {
     pub assets: BTreeMap<String, Vec<PathBuf>>,
     /// What the content stage warned about.
     pub warnings: Vec<Diagnostic>,
+    /// The articles' old URLs (`aliases:`), each answered by a page that redirects.
+    pub redirects: Vec<Redirect>,
+    /// The URLs and files of the drafts left out (a link to one says it is a draft).
+    pub drafts: BTreeMap<String, PathBuf>,
 }
 
 /// The folder of a listing's later pages: page n of the listing at `/tags/x/` is
@@ -71,9 +81,15 @@ pub fn assemble(
         assets,
         warnings,
     } = content;
-    let mut docs: Vec<SourceDoc> = docs
+    let (mut docs, left_out): (Vec<SourceDoc>, Vec<SourceDoc>) = docs
         .into_iter()
-        .filter(|d| opts.drafts || !d.front.draft)
+        .partition(|d| opts.drafts || !d.front.draft);
+    let drafts = left_out
+        .into_iter()
+        .map(|d| {
+            let slug = d.front.slug.as_deref().unwrap_or(&d.dir);
+            (format!("{}{slug}/", config.lang_prefix(&d.lang)), d.path)
+        })
         .collect();
     let lang_rank = |l: &Lang| config.langs().position(|x| x == l).unwrap_or(usize::MAX);
     docs.sort_by(|a, b| {
@@ -114,7 +130,21 @@ pub fn assemble(
             pages[i].translations = others;
         }
     }
-    check_urls(config, &pages, &opts.reserved)?;
+    let reserved = reserved_urls(config, &opts.reserved);
+    let mut diags = Diagnostics::default();
+    if let Err(d) = check_urls(&pages, &reserved) {
+        diags.extend(d);
+    }
+    let redirects = aliases::redirects(&pages, &reserved).unwrap_or_else(|d| {
+        diags.extend(d);
+        Vec::new()
+    });
+    let mut warnings = warnings;
+    match tags::settle(config, &mut pages) {
+        Ok(w) => warnings.extend(w),
+        Err(d) => diags.extend(d),
+    }
+    diags.into_result(())?;
     let mut by_lang: BTreeMap<Lang, Vec<usize>> = BTreeMap::new();
     for (i, p) in pages.iter().enumerate() {
         by_lang.entry(p.doc.lang.clone()).or_default().push(i);
@@ -128,17 +158,13 @@ pub fn assemble(
         series,
         assets: assets.into_iter().collect(),
         warnings,
+        redirects,
+        drafts,
     })
 }
 
-/// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
-fn check_urls(
-    config: &SiteConfig,
-    pages: &[Page],
-    taken: &[(String, String)],
-) -> Result<(), Diagnostics> {
-    let mut diags = Diagnostics::default();
-    let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
+/// The URLs the site's listings and later stages take (`taken`), with what takes each.
+fn reserved_urls(config: &SiteConfig, taken: &[(String, String)]) -> BTreeMap<String, String> {
     let mut reserved: BTreeMap<String, String> = BTreeMap::new();
     for lang in config.langs() {
         let prefix = config.lang_prefix(lang);
@@ -156,6 +182,13 @@ fn check_urls(
         }
     }
     reserved.extend(taken.iter().cloned());
+    reserved
+}
+
+/// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
+fn check_urls(pages: &[Page], reserved: &BTreeMap<String, String>) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
     for p in pages {
         if p.doc.front.slug.is_none() {
             if let Some(problem) = crate::urls::segment_problem(&p.doc.dir) {
@@ -235,16 +268,11 @@ fn folder_name_error(p: &Page, problem: &str) -> Diagnostic {
     ))
 }
 
-/// The URL segment of a tag: lowercase ASCII, diacritics removed (`mạng` → `mang`).
-pub fn tag_slug(name: &str) -> String {
-    slug::slugify(name)
-}
-
 fn group_tags(config: &SiteConfig, pages: &[Page]) -> BTreeMap<Lang, Vec<Tag>> {
     let mut tags: BTreeMap<Lang, BTreeMap<String, Tag>> = BTreeMap::new();
     for (i, p) in pages.iter().enumerate() {
         for name in &p.doc.front.tags {
-            let slug = tag_slug(name);
+            let slug = tag_slug(config, name);
             let url = format!("{}tags/{slug}/", config.lang_prefix(&p.doc.lang));
             let tag = tags
                 .entry(p.doc.lang.clone())

@@ -39,6 +39,47 @@ pub fn suggestion(s: &str) -> String {
     }
 }
 
+/// What an alias may be, as the errors say it.
+pub const ALIAS_HINT: &str = "an alias is the old URL's path on this site, e.g. `aliases: [/posts/old-name/]` (or `/2016/01/old-name.html`)";
+
+/// The site path an `aliases:` entry names: `/posts/x/` for a folder (its `index.html` is
+/// written), `/2016/x.html` for a file. A full URL of this path is accepted as its path.
+pub fn alias_path(alias: &str) -> Result<String, String> {
+    let path = match alias.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None => alias.trim(),
+    };
+    if let Some(c) = path
+        .chars()
+        .find(|c| matches!(c, '?' | '#' | '\\') || c.is_control())
+    {
+        return Err(format!(
+            "a redirect page cannot answer for a path with `{}`",
+            c.escape_default()
+        ));
+    }
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    if segments.is_empty() {
+        return Err("it is the home page".into());
+    }
+    if let Some(s) = segments.iter().find(|s| s.starts_with('.')) {
+        return Err(match *s {
+            "." | ".." => format!("its segment `{s}` names a folder, not a page"),
+            _ => format!("its segment `{s}` starts with `.`, which hides a file"),
+        });
+    }
+    let joined = segments.join("/");
+    let is_file = !path.ends_with('/')
+        && segments
+            .last()
+            .is_some_and(|s| s.ends_with(".html") || s.ends_with(".htm"));
+    Ok(if is_file {
+        format!("/{joined}")
+    } else {
+        format!("/{joined}/")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +108,21 @@ mod tests {
                 "{segment:?}"
             );
         }
+    }
+
+    #[test]
+    fn aliases_become_site_paths() {
+        assert_eq!(alias_path("/posts/iot/x/").unwrap(), "/posts/iot/x/");
+        assert_eq!(alias_path("posts/x").unwrap(), "/posts/x/");
+        assert_eq!(alias_path("/2016/01/x.html").unwrap(), "/2016/01/x.html");
+        assert_eq!(
+            alias_path("https://old.example.org/blog/x/").unwrap(),
+            "/blog/x/"
+        );
+        assert_eq!(alias_path("/bài-viết/cũ/").unwrap(), "/bài-viết/cũ/");
+        assert_eq!(alias_path("/").unwrap_err(), "it is the home page");
+        assert!(alias_path("/a/?p=1").unwrap_err().contains("`?`"));
+        assert!(alias_path("/../x/").unwrap_err().contains("`..`"));
     }
 
     #[test]

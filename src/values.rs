@@ -182,7 +182,7 @@ pub fn measurement<'m>(
             let hint = match crate::diag::closest(name, names.iter().copied()) {
                 Some(c) => format!("did you mean `{c}`?"),
                 None if names.is_empty() => {
-                    "there is no experiment in experiments/ yet".to_string()
+                    "there is no experiment in experiments/ yet; to show `{{ … }}` as text, put it in backticks, as code".to_string()
                 }
                 None => format!("the experiments are: {}", names.join(", ")),
             };

@@ -395,9 +395,10 @@ mod bad_input {
     fn unknown_front_matter_key() {
         let e = site_with("title: A\ndate: 2026-01-01\ntitel: B", "x\n").build_err();
         assert!(
-            e.contains("content/a/index.vi.md:4:1: error: front matter: unknown field `titel`"),
+            e.contains("content/a/index.vi.md:4:1: error: front matter: unknown key `titel`"),
             "{e}"
         );
+        assert!(e.contains("= help: did you mean `title`?"), "{e}");
     }
 
     #[test]
@@ -620,7 +621,9 @@ mod translations {
             .find_map(|l| l.strip_prefix("translated_from: "))
             .expect("translated_from")
             .to_string();
-        assert_eq!(recorded.len(), 12);
+        // Quoted: a hash of digits and one `e` would read as a number.
+        assert_eq!(recorded.len(), 14, "{recorded}");
+        assert!(recorded.starts_with('"') && recorded.ends_with('"'));
         site.write(
             "content/a/index.vi.md",
             &site

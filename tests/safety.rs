@@ -12,7 +12,12 @@ fn script_blocks_cannot_be_broken_by_author_text() {
     let site = TestSite::new();
     site.write(
         "site.toml",
-        &format!("author = {:?}\n{}", HOSTILE, common::SITE_TOML),
+        // `]]>` has no letter for a URL: since issue 20 such a tag needs its own slug.
+        &format!(
+            "author = {:?}\n{}[tags]\n\"]]>\" = \"cdata-end\"\n",
+            HOSTILE,
+            common::SITE_TOML
+        ),
     );
     site.article(
         "a",

@@ -227,7 +227,9 @@ pub fn measure_on(
     machine: &machine::Machine,
 ) -> Result<Measurements, Diagnostics> {
     let dir = &config.experiments.dir;
-    if wanted.is_empty() && !dir.join("Cargo.toml").exists() {
+    // No workspace: names the pages use are no experiments, and the inject stage reports each
+    // where it is written (a `{{` in prose must not blame a file the site never had).
+    if !dir.join("Cargo.toml").exists() && !dir.exists() {
         return Ok(Measurements::default());
     }
     let crates = workspace::discover(dir)?;

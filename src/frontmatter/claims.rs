@@ -159,8 +159,9 @@ fn starts_entry(line: &str, form: Form, id: &str) -> bool {
         Form::Map => [id.to_string(), format!("\"{id}\""), format!("'{id}'")]
             .iter()
             .any(|key| {
+                // `id: …` in YAML, `id = …` in TOML.
                 line.strip_prefix(key.as_str())
-                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
+                    .is_some_and(|rest| rest.trim_start().starts_with([':', '=']))
             }),
     }
 }

@@ -123,21 +123,74 @@ impl Summary {
         self.depth == 0 && self.first.is_none()
     }
 
-    /// The summary is the paragraph of `events` (rewritten, from its start to its end).
-    /// A formula in it reads as its plain text (`2^62`, not the MathML's `262`).
+    /// The summary is the paragraph of `events` (rewritten, from its start to its end), unless
+    /// it has no prose (an image, a raw HTML line): then the next one is. A formula in it
+    /// reads as its plain text (`2^62`, not the MathML's `262`).
     pub(super) fn paragraph<'e>(&mut self, events: impl Iterator<Item = Event<'e>>) {
         let mut html = String::new();
-        pulldown_cmark::html::push_html(&mut html, events);
-        self.first = Some(
-            strip_tags(&super::formula::readable(&html))
-                .trim()
-                .to_string(),
-        );
+        // An image and its alt text are left out.
+        let mut in_image = 0usize;
+        let prose = events.filter(|e| match e {
+            Event::Start(Tag::Image { .. }) => {
+                in_image += 1;
+                false
+            }
+            Event::End(TagEnd::Image) => {
+                in_image = in_image.saturating_sub(1);
+                false
+            }
+            _ => in_image == 0,
+        });
+        pulldown_cmark::html::push_html(&mut html, prose);
+        let text = strip_tags(&super::formula::readable(&html))
+            .trim()
+            .to_string();
+        if !text.is_empty() {
+            self.first = Some(text);
+        }
     }
 
     pub(super) fn finish(self) -> String {
         self.first.unwrap_or_default()
     }
+}
+
+/// The `href` and `src` attributes of raw HTML (quoted or not, entities such as `&amp;`
+/// decoded), with their byte offset in `html`: the link check reads them like Markdown's.
+pub(super) fn html_links(html: &str) -> Vec<(usize, String)> {
+    let lower = html.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for name in ["href", "src"] {
+        for (at, _) in lower.match_indices(name) {
+            let before = lower[..at].chars().next_back();
+            // An attribute: after a space, inside a tag (not text such as `use href=x`).
+            // A line of a block with no `<` or `>` before it continues a tag (`<img\n src=…>`).
+            let in_tag = match (lower[..at].rfind('<'), lower[..at].rfind('>')) {
+                (Some(open), Some(close)) => open > close,
+                (Some(_), None) | (None, None) => true,
+                (None, Some(_)) => false,
+            };
+            if !before.is_some_and(|c| c.is_ascii_whitespace()) || !in_tag {
+                continue;
+            }
+            let rest = html[at + name.len()..].trim_start();
+            let Some(value) = rest.strip_prefix('=').map(str::trim_start) else {
+                continue;
+            };
+            let dest = match value.chars().next() {
+                Some(q @ ('"' | '\'')) => value[1..].split(q).next().unwrap_or_default(),
+                _ => value
+                    .split(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .next()
+                    .unwrap_or_default(),
+            };
+            if !dest.is_empty() && !dest.contains("{{") {
+                out.push((at, dest.replace("&amp;", "&")));
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 #[cfg(test)]
@@ -162,6 +215,15 @@ mod tests {
         );
         assert!(!summary.wants_paragraph(), "one summary");
         assert_eq!(summary.finish(), "Đo <được>");
+    }
+
+    #[test]
+    fn raw_html_links_are_read_with_their_offsets() {
+        let html = "<a href=\"/x/?a=1&amp;b=2\">x</a> use src=no <img data-src=\"no\" src='ảnh.png'> <a href=y.html>";
+        let got = html_links(html);
+        let dests: Vec<&str> = got.iter().map(|(_, d)| d.as_str()).collect();
+        assert_eq!(dests, ["/x/?a=1&b=2", "ảnh.png", "y.html"]);
+        assert_eq!(&html[got[1].0..got[1].0 + 3], "src");
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod code;
 mod collect;
 mod diagrams;
 mod figures;
+mod footnotes;
 mod formula;
 mod headings;
 mod pass;
@@ -157,6 +158,8 @@ pub struct Labels {
     pub sequence: String,
     pub flowchart: String,
     pub diagram: String,
+    /// `aria-label` of a footnote's link back to where it is cited, with `{n}` its number.
+    pub footnote_back: String,
 }
 
 /// What to render.
@@ -293,6 +296,7 @@ mod tests {
             sequence: "Sơ đồ tuần tự".into(),
             flowchart: "Lưu đồ".into(),
             diagram: "Sơ đồ".into(),
+            footnote_back: "Quay lại chỗ dẫn chú thích {n}".into(),
         };
         render(&Input {
             path: Path::new("content/a/index.vi.md"),

@@ -3,6 +3,7 @@
 //! concern: the summary and the searchable text ([`super::collect`]), the headings' ids and
 //! footnotes ([`super::headings`]), the links to check and the word count.
 
+use super::footnotes::Footnotes;
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Tag, TagEnd};
@@ -54,6 +55,9 @@ pub(super) struct Pass<'a, 'i> {
     last_table: Option<(usize, usize)>,
     /// Code blocks whose language the highlighter does not know.
     warnings: Vec<Diagnostic>,
+    footnotes: Footnotes,
+    /// The labels of the footnote definitions the pass is inside, innermost last.
+    in_footnote: Vec<String>,
 }
 
 impl<'a, 'i> Pass<'a, 'i> {
@@ -72,6 +76,8 @@ impl<'a, 'i> Pass<'a, 'i> {
             attributes: input.body.contains("{#"),
             last_table: None,
             warnings: Vec::new(),
+            footnotes: Footnotes::default(),
+            in_footnote: Vec::new(),
         }
     }
 
@@ -105,9 +111,19 @@ impl<'a, 'i> Pass<'a, 'i> {
                     }
                 }
                 Event::Start(Tag::FootnoteDefinition(ref label)) => {
-                    self.headings.footnote(label);
+                    let (html, id) = self.footnotes.open(label);
+                    self.headings.footnote(&id);
+                    self.in_footnote.push(label.to_string());
                     self.summary.enter();
-                    out.push(event);
+                    out.push(Event::Html(CowStr::from(html)));
+                }
+                Event::End(TagEnd::FootnoteDefinition) => {
+                    let label = self.in_footnote.pop().unwrap_or_default();
+                    let back = &self.input.labels.footnote_back;
+                    self.summary.leave();
+                    out.push(Event::Html(CowStr::from(
+                        self.footnotes.close(&label, back),
+                    )));
                 }
                 // Most paragraphs stream through: only the summary's, and any on a page that
                 // writes `{#…}` (a figure's image or a table's caption), are read whole.
@@ -124,9 +140,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                     self.summary.enter();
                     out.push(event);
                 }
-                Event::End(
-                    TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::FootnoteDefinition,
-                ) => {
+                Event::End(TagEnd::BlockQuote(_) | TagEnd::List(_)) => {
                     self.summary.leave();
                     out.push(event);
                 }
@@ -147,7 +161,11 @@ impl<'a, 'i> Pass<'a, 'i> {
                 place: self.place(*at),
             })
             .collect();
-        let (mut ids, toc) = self.headings.finish();
+        let mut headings = self.headings;
+        for id in self.footnotes.reference_ids() {
+            headings.footnote(&id);
+        }
+        let (mut ids, toc) = headings.finish();
         ids.extend(self.figures.ids().cloned());
         let rendered = Rendered {
             html,
@@ -195,6 +213,12 @@ impl<'a, 'i> Pass<'a, 'i> {
             }
             Event::Html(ref html) | Event::InlineHtml(ref html) => {
                 self.text.html(html);
+                for (at, dest) in super::collect::html_links(html) {
+                    self.links.push(Link {
+                        dest,
+                        place: self.place(range.start + at),
+                    });
+                }
                 out.push(event);
             }
             Event::Start(Tag::Link { ref dest_url, .. } | Tag::Image { ref dest_url, .. }) => {
@@ -210,6 +234,10 @@ impl<'a, 'i> Pass<'a, 'i> {
             Event::End(TagEnd::Image) => {
                 self.text.leave_image();
                 out.push(event);
+            }
+            Event::FootnoteReference(label) => {
+                let html = self.footnotes.reference(&label);
+                out.push(Event::InlineHtml(CowStr::from(html)));
             }
             other => out.push(other),
         }

@@ -186,6 +186,7 @@ fn labels_of(config: &SiteConfig, strings: &BTreeMap<Lang, Strings>) -> BTreeMap
                     sequence: strings[l].get("diagram_sequence").to_string(),
                     flowchart: strings[l].get("diagram_flowchart").to_string(),
                     diagram: strings[l].get("diagram").to_string(),
+                    footnote_back: strings[l].get("footnote_back").to_string(),
                 },
             )
         })

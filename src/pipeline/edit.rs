@@ -272,7 +272,11 @@ fn check_links(
         diags.extend(links::check_ids_at(&site.pages[i].url, output));
     }
     for i in check {
-        diags.extend(links::check(&site.pages[i].url, &bodies[i].links, output));
+        let targets = links::Targets {
+            output,
+            drafts: &site.drafts,
+        };
+        diags.extend(links::check(&site.pages[i].url, &bodies[i].links, targets));
     }
     diags.into_result(())
 }

@@ -142,7 +142,13 @@ pub(super) fn check_links(
         .pages
         .par_iter()
         .zip(bodies.par_iter())
-        .map(|(p, b)| links::check(&p.url, &b.links, output))
+        .map(|(p, b)| {
+            let targets = links::Targets {
+                output,
+                drafts: &site.drafts,
+            };
+            links::check(&p.url, &b.links, targets)
+        })
         .collect();
     let mut diags = Diagnostics::default();
     all.into_iter().for_each(|d| diags.extend(d));
@@ -161,8 +167,12 @@ pub(super) fn check_pages(inputs: &RenderInputs, output: &Output) -> Result<(), 
         .collect();
     let mut diags =
         crate::pages::check_collisions(&inputs.config, &inputs.standalone, &articles, output);
-    diags.extend(crate::pages::check_links(&inputs.standalone, output));
-    diags.extend(crate::pages::check_menu(&inputs.config, output));
+    let targets = links::Targets {
+        output,
+        drafts: &inputs.site.drafts,
+    };
+    diags.extend(crate::pages::check_links(&inputs.standalone, targets));
+    diags.extend(crate::pages::check_menu(&inputs.config, targets));
     diags.into_result(())
 }
 

@@ -79,9 +79,9 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
     let reproduce = inputs.reproduce.get(i).map_or(&[][..], Vec::as_slice);
     let article = ArticleCtx {
         title: &front.title,
-        date: t.date(front.date),
+        date: t.date(front.date.date()),
         date_iso: front.date.to_string(),
-        updated: front.updated.map(|d| t.date(d)),
+        updated: front.updated.map(|d| t.date(d.date())),
         updated_iso: front.updated.map(|d| d.to_string()),
         reading_time: t.count("reading_time", minutes),
         tags: link::tag_links(&inputs.config, p),

@@ -77,7 +77,7 @@ pub(super) fn tag_context<'i>(inputs: &'i RenderInputs, lang: &'i Lang, tag: &Ta
 pub(super) fn context<'i>(inputs: &'i RenderInputs, lang: &'i Lang, pages: &[usize]) -> Feed<'i> {
     let config = &inputs.config;
     let site = &inputs.site;
-    let rfc3339 = |d: jiff::civil::Date| format!("{d}T00:00:00Z");
+    let rfc3339 = |d: crate::content::Moment| d.rfc3339();
     let entries: Vec<Entry> = pages
         .iter()
         .map(|&i| {

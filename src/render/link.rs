@@ -49,7 +49,7 @@ pub(super) fn link(inputs: &RenderInputs, i: usize, listing_lang: &Lang) -> Link
         title: p.doc.front.title.clone(),
         url: p.url.clone(),
         description: description(inputs, i),
-        date: t.date(p.doc.front.date),
+        date: t.date(p.doc.front.date.date()),
         date_iso: p.doc.front.date.to_string(),
         tags: tag_links(&inputs.config, p),
         only_in,
@@ -66,7 +66,7 @@ pub(super) fn tag_links(config: &SiteConfig, p: &Page) -> Vec<TagLink> {
         .iter()
         .map(|name| TagLink {
             name: name.clone(),
-            url: format!("{prefix}tags/{}/", crate::site::tag_slug(name)),
+            url: format!("{prefix}tags/{}/", crate::site::tag_slug(config, name)),
             count: 0,
         })
         .collect()

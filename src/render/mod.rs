@@ -14,6 +14,7 @@ mod listing;
 mod memo;
 mod meta;
 mod prefix;
+mod redirect;
 mod reproduce;
 mod site_files;
 mod standalone;
@@ -37,6 +38,7 @@ use crate::output::Output;
 use crate::site::Site;
 
 pub use memo::PageMemo;
+pub use redirect::add_redirects;
 pub use reproduce::{Reproduce, reproduce_of, results_json};
 pub use templates::{Templates, compile};
 
@@ -167,6 +169,8 @@ pub fn path_of(url: &str) -> String {
 struct SiteCtx<'a> {
     title: &'a str,
     description: &'a str,
+    /// The site's note at the foot of its pages, if it has one.
+    footer: Option<&'a str>,
     base_url: &'a str,
     author: &'a str,
     home: String,
@@ -200,6 +204,7 @@ impl<'a> Renderer<'a> {
                 let site = SiteCtx {
                     title: &lc.title,
                     description: &lc.description,
+                    footer: lc.footer.as_deref(),
                     base_url: &config.base_url,
                     author: &config.author,
                     home: prefix.clone(),

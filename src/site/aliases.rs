@@ -1,0 +1,82 @@
+//! `aliases:`: the old URLs of an article, each answered by a redirect page. Checked when the
+//! site is assembled: an alias taken twice, by a page or by a listing is an error naming both.
+
+use std::collections::BTreeMap;
+
+use super::Page;
+use crate::diag::{Diagnostic, Diagnostics, Place};
+
+/// An old URL and the page it now leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The site path of the old URL: `/posts/x/` or `/2016/x.html`.
+    pub from: String,
+    /// The page (an index into `Site::pages`).
+    pub to: usize,
+}
+
+impl Redirect {
+    /// The output file that answers for the old URL.
+    pub fn file(&self) -> String {
+        let rel = self.from.trim_start_matches('/');
+        if rel.ends_with('/') {
+            format!("{rel}index.html")
+        } else {
+            rel.to_string()
+        }
+    }
+}
+
+/// Every alias of `pages` as a redirect; `reserved` are the URLs the site's listings take.
+pub fn redirects(
+    pages: &[Page],
+    reserved: &BTreeMap<String, String>,
+) -> Result<Vec<Redirect>, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    let by_url: BTreeMap<&str, &Page> = pages.iter().map(|p| (p.url.as_str(), p)).collect();
+    let mut taken: BTreeMap<&str, &Page> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, p) in pages.iter().enumerate() {
+        for from in &p.doc.front.aliases {
+            let clash = if let Some(other) = by_url.get(from.as_str()) {
+                Some(format!(
+                    "the alias {from} is the URL of the page {}",
+                    other.doc.path.display()
+                ))
+            } else if let Some(what) = reserved.get(from) {
+                Some(format!("the alias {from} is taken by {what}"))
+            } else {
+                match taken.insert(from, p) {
+                    Some(other) if other.doc.path == p.doc.path => {
+                        Some(format!("the alias {from} is listed twice"))
+                    }
+                    Some(other) => Some(format!(
+                        "two articles claim the alias {from}: {} and {}",
+                        other.doc.path.display(),
+                        p.doc.path.display()
+                    )),
+                    None => None,
+                }
+            };
+            match clash {
+                Some(message) => {
+                    diags.push(Diagnostic::new(place(p), message).with_hint(
+                        "remove the alias from one of them: an old URL leads to one page",
+                    ))
+                }
+                None => out.push(Redirect {
+                    from: from.clone(),
+                    to: i,
+                }),
+            }
+        }
+    }
+    diags.into_result(out)
+}
+
+fn place(p: &Page) -> Place {
+    match p.doc.front.aliases_line {
+        Some(line) => Place::at(&p.doc.path, line, 1),
+        None => Place::file(&p.doc.path),
+    }
+}
