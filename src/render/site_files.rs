@@ -7,6 +7,8 @@ use serde::Serialize;
 
 use super::RenderInputs;
 use super::meta::{self, Alternate, PageMeta};
+use crate::config::SiteConfig;
+use crate::lang::Lang;
 
 /// The context of `404.html`.
 #[derive(Serialize)]
@@ -76,19 +78,12 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
         .collect();
     for (i, p) in site.pages.iter().enumerate() {
         let versions = meta::versions_of(inputs, i);
-        let alternates = if versions.len() > 1 {
+        let alternates = alternates(
+            config,
             config
                 .langs()
-                .filter_map(|l| {
-                    versions.get(l).map(|u| Alternate {
-                        hreflang: l.code().to_string(),
-                        href: config.absolute(u),
-                    })
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+                .filter_map(|l| versions.get(l).map(|u| (l, u.as_str()))),
+        );
         urls.push(SitemapUrl {
             loc: config.absolute(&p.url),
             lastmod: Some(p.doc.front.updated.unwrap_or(p.doc.front.date).to_string()),
@@ -104,17 +99,7 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
     );
     urls.extend(inputs.extra_pages.iter().map(|extra| plain(&extra.url)));
     for page in inputs.standalone.iter() {
-        let alternates = if page.versions.len() > 1 {
-            page.versions
-                .iter()
-                .map(|(l, u)| Alternate {
-                    hreflang: l.code().to_string(),
-                    href: config.absolute(u),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let alternates = alternates(config, page.versions.iter().map(|(l, u)| (l, u.as_str())));
         urls.push(SitemapUrl {
             loc: config.absolute(&page.source.url),
             lastmod: None,
@@ -122,6 +107,20 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
         });
     }
     Sitemap { urls }
+}
+
+/// A sitemap entry's other languages: none when the page has only one.
+fn alternates<'u>(
+    config: &SiteConfig,
+    versions: impl Iterator<Item = (&'u Lang, &'u str)>,
+) -> Vec<Alternate> {
+    let all: Vec<Alternate> = versions
+        .map(|(l, u)| Alternate {
+            hreflang: l.code().to_string(),
+            href: config.absolute(u),
+        })
+        .collect();
+    if all.len() > 1 { all } else { Vec::new() }
 }
 
 /// `robots.txt`: where the sitemap is.
