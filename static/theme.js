@@ -25,13 +25,11 @@
     }
     // Measured values and checked claims: the tooltip (spread, n, where and when) for keyboard
     // and screen readers.
-    // Where it was measured is the page's --w<n> (a CSS string) for an element with data-w.
+    // Where it was measured is the page's --w<n> (a CSS string) that the stylesheet gives it.
     document.querySelectorAll("data[title], .claim[title]").forEach(function (value, i) {
       var text = value.title;
-      if (value.hasAttribute("data-w")) {
-        var where = getComputedStyle(value).getPropertyValue("--w").trim();
-        if (where) text += " " + where.slice(1, -1).replace(/\\(.)/g, "$1");
-      }
+      var where = getComputedStyle(value).getPropertyValue("--w").trim();
+      if (where) text = (text ? text + " " : "") + where.slice(1, -1).replace(/\\(.)/g, "$1");
       var tip = document.createElement("span");
       tip.id = "measured-tip-" + i;
       tip.hidden = true;

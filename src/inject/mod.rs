@@ -84,9 +84,15 @@ impl Slots {
     }
 }
 
-/// ` data-w="n"` for a slot, nothing without one.
+/// ` data-w="n"` for slot n; nothing for slot 1, the stylesheet's default (most pages measure
+/// one experiment, and a page's weight is counted); ` data-w="0"` for none, whose element
+/// carries its provenance in its own title.
 fn slot_attr(slot: Option<usize>) -> String {
-    slot.map(|n| format!(" data-w=\"{n}\"")).unwrap_or_default()
+    match slot {
+        Some(1) => String::new(),
+        Some(n) => format!(" data-w=\"{n}\""),
+        None => " data-w=\"0\"".to_string(),
+    }
 }
 
 impl Injector<'_> {

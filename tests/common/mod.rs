@@ -157,7 +157,7 @@ pub fn attrs(doc: &scraper::Html, selector: &str, attr: &str) -> Vec<String> {
 
 /// The tooltips of the elements `selector` matches, as a reader sees them: the title, then
 /// where the value was measured, which the page says once in its body's `--w<n>` and an
-/// element with `data-w="n"` names.
+/// element with `data-w="n"` names (no `data-w`: the first).
 pub fn tooltips(doc: &scraper::Html, selector: &str) -> Vec<String> {
     let content = scraper::Selector::parse("div.content").expect("selector");
     let style = doc
@@ -184,7 +184,8 @@ pub fn tooltips(doc: &scraper::Html, selector: &str) -> Vec<String> {
     doc.select(&sel)
         .map(|e| {
             let title = e.value().attr("title").unwrap_or_default().to_string();
-            match e.value().attr("data-w").and_then(var) {
+            // No data-w is the first experiment's; "0" is none (the title says it all).
+            match var(e.value().attr("data-w").unwrap_or("1")) {
                 Some(w) if title.is_empty() => w,
                 Some(w) => format!("{title} {w}"),
                 None => title,
