@@ -1,0 +1,178 @@
+//! `measured import <hugo|zola|jekyll> SRC`: another generator's blog converted into measured's
+//! layout, as stages: find the posts in SRC ([`source`]), map each front matter ([`front`])
+//! and body ([`body`]), compute the old URLs ([`old_urls`]), then check and write the files
+//! under the root ([`write`]). SRC is only read; nothing is written unless every file can be.
+
+mod body;
+mod front;
+mod old_urls;
+mod report;
+mod source;
+mod write;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::lang::Lang;
+
+pub use report::{Note, Report};
+use source::Post;
+
+/// The generator a blog comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Generator {
+    Hugo,
+    Zola,
+    Jekyll,
+}
+
+impl Generator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Generator::Hugo => "Hugo",
+            Generator::Zola => "Zola",
+            Generator::Jekyll => "Jekyll",
+        }
+    }
+}
+
+/// What `measured import` was asked to do.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    pub generator: Generator,
+    /// The other generator's site (its root, holding `content/` or `_posts/`).
+    pub src: PathBuf,
+    /// measured's site root, where `content/` is written.
+    pub root: PathBuf,
+    /// Overwrite files whose text differs from what the import writes.
+    pub force: bool,
+}
+
+/// One file the import would write, relative to the root, with what it came from.
+struct Planned {
+    dest: PathBuf,
+    bytes: Vec<u8>,
+    from: PathBuf,
+}
+
+/// Imports the blog at `opts.src` into `opts.root`; the report says what was done and what
+/// is left to do by hand.
+pub fn run(opts: &ImportOptions) -> Result<Report, Diagnostics> {
+    let default_lang = default_lang(&opts.root)?;
+    let found = source::find(opts.generator, &opts.src)?;
+    let mut report = Report {
+        notes: found.notes,
+        site_toml_missing: !opts.root.join("site.toml").is_file(),
+        default_lang: default_lang.code().to_string(),
+        ..Report::default()
+    };
+    let mut planned = Vec::new();
+    let mut diags = Diagnostics::default();
+    let mut folders: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for group in source::group(found.posts, &default_lang) {
+        match article(opts, &default_lang, &group, &mut report) {
+            Ok((slug, files)) => {
+                let first = group[0].rel.clone();
+                if let Some(other) = folders.insert(slug.clone(), first.clone()) {
+                    diags.push(
+                        Diagnostic::new(
+                            Place::file(opts.src.join(&first)),
+                            format!(
+                                "this post and {} would both be content/{slug}/",
+                                other.display()
+                            ),
+                        )
+                        .with_hint(
+                            "give one of them another `slug:` in SRC, or import them one at a time",
+                        ),
+                    );
+                }
+                planned.extend(files);
+            }
+            Err(d) => diags.extend(d),
+        }
+    }
+    diags.into_result(())?;
+    let outcome = write::write_all(&opts.root, &opts.src, &planned, opts.force)?;
+    report.written = outcome.written;
+    report.unchanged = outcome.unchanged;
+    Ok(report)
+}
+
+/// The site's default language: from `ROOT/site.toml` when there is one, else `vi`.
+fn default_lang(root: &Path) -> Result<Lang, Diagnostics> {
+    if root.join("site.toml").is_file() {
+        Ok(crate::config::load(root)?.default_lang)
+    } else {
+        Ok(Lang::parse("vi").expect("vi is a language code"))
+    }
+}
+
+/// The files of one article (its translations and its bundle's files), and its folder.
+fn article(
+    opts: &ImportOptions,
+    default_lang: &Lang,
+    group: &[Post],
+    report: &mut Report,
+) -> Result<(String, Vec<Planned>), Diagnostics> {
+    let mut files = Vec::new();
+    let mut converted = Vec::new();
+    for post in group {
+        converted.push(front::convert(opts.generator, &opts.src, post)?);
+    }
+    let slug = front::folder(&opts.src, &group[0], &converted[0])?;
+    let bundle = group[0].bundle.as_ref().map(|b| opts.src.join(b));
+    let bundle_files = bundle
+        .as_deref()
+        .map(source::bundle_files)
+        .unwrap_or_default();
+    for (post, conv) in group.iter().zip(converted) {
+        let lang = post.lang.clone().unwrap_or_else(|| default_lang.clone());
+        let new_url = if lang == *default_lang {
+            format!("/{slug}/")
+        } else {
+            format!("/{}/{slug}/", lang.code())
+        };
+        let old = old_urls::old_url(opts.generator, post, &conv, default_lang);
+        let mut aliases = conv.aliases.clone();
+        aliases.extend(old);
+        let aliases = old_urls::distinct(aliases, &new_url);
+        let file = opts.src.join(&post.rel);
+        let (text, fixes) = body::inert(opts.generator, &file, conv.body_line, &conv.body);
+        let old_dirs = old_urls::old_dirs(opts.generator, post, &conv, default_lang);
+        let (text, rewritten) = body::rewrite_links(&text, &old_dirs, &bundle_files);
+        report.links_rewritten += rewritten;
+        report.to_fix.extend(fixes);
+        report
+            .to_fix
+            .extend(body::absolute_images(&file, conv.body_line, &text));
+        report.to_fix.extend(conv.to_fix.iter().cloned());
+        report.to_fix.extend(old_urls::permalink_note(&file, &conv));
+        report.dropped.extend(conv.dropped.iter().cloned());
+        report.aliases += aliases.len();
+        let front = front::render(&conv, &aliases);
+        files.push(Planned {
+            dest: PathBuf::from("content")
+                .join(&slug)
+                .join(format!("index.{}.md", lang.code())),
+            bytes: format!("{front}{text}").into_bytes(),
+            from: post.rel.clone(),
+        });
+    }
+    if let Some(bundle) = &bundle {
+        for rel in &bundle_files {
+            let from = bundle.join(rel);
+            let bytes = std::fs::read(&from)
+                .map_err(|e| crate::diag::io_error(&from, "read the bundle's file", &e))?;
+            report.images += 1;
+            files.push(Planned {
+                dest: PathBuf::from("content").join(&slug).join(rel),
+                bytes,
+                from: from.strip_prefix(&opts.src).unwrap_or(&from).to_path_buf(),
+            });
+        }
+    }
+    report.articles += 1;
+    Ok((slug, files))
+}
