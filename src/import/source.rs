@@ -83,7 +83,7 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
             .is_some_and(|e| e == "md" || e == "markdown");
         if entry.path_is_symlink() {
             found.notes.push(Note::file(
-                &rel,
+                path,
                 "a symbolic link: skipped, copy what it points to by hand",
             ));
             continue;
@@ -101,7 +101,7 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
         let inner = path.strip_prefix(&posts_dir).unwrap_or(path);
         match post(generator, inner, rel.clone(), text) {
             Ok(p) => found.posts.push(p),
-            Err(note) => found.notes.push(Note::file(&rel, note)),
+            Err(note) => found.notes.push(Note::file(&src.join(&rel), note)),
         }
     }
     diags.into_result(found)
