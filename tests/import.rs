@@ -369,6 +369,11 @@ fn a_jekyll_blog_takes_its_dates_from_file_names_and_keeps_permalinks() {
     );
     redirects(
         &built,
+        "tin/tức/2016/01/08/hello-world.html",
+        "https://example.org/hello-world/",
+    );
+    redirects(
+        &built,
         "blog/second/index.html",
         "https://example.org/second/",
     );
@@ -385,4 +390,23 @@ fn a_jekyll_blog_takes_its_dates_from_file_names_and_keeps_permalinks() {
         let at = format!("{}:{line}: Liquid tag", file.display());
         assert!(stdout.contains(&at), "{at}\n{stdout}");
     }
+}
+
+#[test]
+fn importing_into_the_source_itself_is_refused() {
+    let src = hugo_blog();
+    src.write("site.toml", common::SITE_TOML.as_bytes());
+    let before = snapshot(src.dir.path());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_measured"))
+        .args(["import", "hugo", ".", "--root", "."])
+        .current_dir(src.dir.path())
+        .output()
+        .expect("run measured");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("inside SRC, which the import never changes"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(src.dir.path()), before);
 }

@@ -20,6 +20,9 @@ pub struct Converted {
     pub updated: Option<String>,
     pub description: Option<String>,
     pub tags: Vec<String>,
+    /// The post's own categories, before they are merged into the tags (Jekyll puts them in
+    /// its URLs).
+    pub categories: Vec<String>,
     pub series: Option<String>,
     pub draft: bool,
     /// `slug:` as the source wrote it.
@@ -73,8 +76,9 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
     out.aliases = take_list(&mut map, "aliases");
     out.aliases.extend(take_list(&mut map, "redirect_from"));
     let mut tags = take_list(&mut map, "tags");
-    tags.extend(take_list(&mut map, "categories"));
-    tags.extend(take_list(&mut map, "category"));
+    out.categories = take_list(&mut map, "categories");
+    out.categories.extend(take_list(&mut map, "category"));
+    tags.extend(out.categories.iter().cloned());
     if let Some(Value::Object(mut tax)) = map.remove("taxonomies") {
         tags.extend(take_list(&mut tax, "tags"));
         tags.extend(take_list(&mut tax, "categories"));

@@ -134,7 +134,7 @@ fn article(
         } else {
             format!("/{}/{slug}/", lang.code())
         };
-        let old = old_urls::old_url(opts.generator, post, &conv, default_lang);
+        let old = old_urls::old_urls(opts.generator, post, &conv, default_lang);
         let mut aliases = conv.aliases.clone();
         aliases.extend(old);
         let aliases = old_urls::distinct(aliases, &new_url);

@@ -7,6 +7,24 @@ use super::source::Post;
 use super::{Generator, Note};
 use crate::lang::Lang;
 
+/// The post's old URLs: [`old_url`], and for a Jekyll post with categories and no
+/// `permalink:`, also Jekyll's default `/<categories>/YYYY/MM/DD/title.html`.
+pub fn old_urls(
+    generator: Generator,
+    post: &Post,
+    conv: &Converted,
+    default: &Lang,
+) -> Vec<String> {
+    let mut urls: Vec<String> = old_url(generator, post, conv, default)
+        .into_iter()
+        .collect();
+    if generator == Generator::Jekyll && conv.url.is_none() && !conv.categories.is_empty() {
+        let plain = urls.first().cloned().unwrap_or_default();
+        urls.push(format!("/{}{plain}", conv.categories.join("/")));
+    }
+    urls
+}
+
 /// The post's old URL, when it can be computed (a Jekyll `permalink:` with placeholders
 /// cannot, and is reported by [`permalink_note`]).
 pub fn old_url(
