@@ -29,6 +29,8 @@ pub struct Converted {
     pub slug: Option<String>,
     /// Hugo's `url:`, Zola's `path:`, Jekyll's `permalink:`: the post's whole old URL.
     pub url: Option<String>,
+    /// The line of that key in the file (1 when there is none).
+    pub url_line: usize,
     pub aliases: Vec<String>,
     pub dropped: Vec<Note>,
     pub to_fix: Vec<Note>,
@@ -69,6 +71,10 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
     out.description = take_text(&mut map, &["description", "summary", "excerpt"]);
     out.slug = take_text(&mut map, &["slug"]);
     out.url = take_text(&mut map, &["url", "path", "permalink"]);
+    out.url_line = ["url", "path", "permalink"]
+        .iter()
+        .find_map(|k| frontmatter::key_line(&split, k))
+        .unwrap_or(1);
     out.draft = take_bool(&mut map, "draft")
         || map
             .remove("published")
@@ -115,7 +121,9 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
             "no `date`: write one (YYYY-MM-DD)".to_string(),
         ));
     }
-    for key in map.keys() {
+    let mut rest: Vec<&String> = map.keys().collect();
+    rest.sort_by_key(|k| frontmatter::key_line(&split, k));
+    for key in rest {
         out.dropped.push(note(
             key,
             format!("`{key}` dropped: {}", frontmatter::unknown_hint(key)),

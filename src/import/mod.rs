@@ -139,7 +139,9 @@ fn article(
         aliases.extend(old);
         let aliases = old_urls::distinct(aliases, &new_url);
         let file = opts.src.join(&post.rel);
-        let (text, fixes) = body::inert(opts.generator, &file, conv.body_line, &conv.body);
+        let inert = body::inert(opts.generator, &file, conv.body_line, &conv.body);
+        let (text, fixes) = (inert.text, inert.notes);
+        report.highlights += inert.highlights;
         let old_dirs = old_urls::old_dirs(opts.generator, post, &conv, default_lang);
         let (text, rewritten) = body::rewrite_links(&text, &old_dirs, &bundle_files);
         report.links_rewritten += rewritten;
@@ -148,7 +150,9 @@ fn article(
             .to_fix
             .extend(body::absolute_images(&file, conv.body_line, &text));
         report.to_fix.extend(conv.to_fix.iter().cloned());
-        report.to_fix.extend(old_urls::permalink_note(&file, &conv));
+        report
+            .to_fix
+            .extend(old_urls::permalink_note(&file, post, &conv));
         report.dropped.extend(conv.dropped.iter().cloned());
         report.aliases += aliases.len();
         let front = front::render(&conv, &aliases);

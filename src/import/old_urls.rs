@@ -34,10 +34,11 @@ pub fn old_url(
     default: &Lang,
 ) -> Option<String> {
     if let Some(url) = &conv.url {
+        let url = expand(url, post, conv);
         if url.contains(':') && !url.contains("://") {
             return None;
         }
-        return Some(with_slashes(url));
+        return Some(with_slashes(&url));
     }
     let prefix = match &post.lang {
         Some(l) if l != default => format!("/{}", l.code()),
@@ -66,13 +67,33 @@ pub fn old_url(
     })
 }
 
-/// A note for a `permalink:` (or `url:`) whose placeholders the import does not expand.
-pub fn permalink_note(file: &std::path::Path, conv: &Converted) -> Option<Note> {
-    let url = conv.url.as_ref()?;
+/// Jekyll's placeholders in a `permalink:` (`/blog/:year/:title/`) filled in: `:year`,
+/// `:month`, `:day` (from the file name), `:title` and `:slug`, `:categories`.
+fn expand(url: &str, post: &Post, conv: &Converted) -> String {
+    let date = post.file_date.clone().unwrap_or_default();
+    let part = |i: usize| date.split('-').nth(i).unwrap_or_default().to_string();
+    let name = conv.slug.clone().unwrap_or_else(|| post.stem.clone());
+    [
+        (":categories", conv.categories.join("/")),
+        (":year", part(0)),
+        (":month", part(1)),
+        (":day", part(2)),
+        (":title", name.clone()),
+        (":slug", name),
+    ]
+    .iter()
+    .filter(|_| !date.is_empty())
+    .fold(url.to_string(), |u, (k, v)| u.replace(k, v))
+    .replace("//", "/")
+}
+
+/// A note for a `permalink:` (or `url:`) with placeholders the import does not expand.
+pub fn permalink_note(file: &std::path::Path, post: &Post, conv: &Converted) -> Option<Note> {
+    let url = expand(conv.url.as_ref()?, post, conv);
     (url.contains(':') && !url.contains("://")).then(|| {
         Note::at(
             file,
-            1,
+            conv.url_line,
             format!("`{url}` has placeholders: add the post's old URL to `aliases:` by hand"),
         )
     })

@@ -33,6 +33,8 @@ pub struct Report {
     pub images: usize,
     pub aliases: usize,
     pub links_rewritten: usize,
+    /// Highlight shortcodes and tags made fenced code blocks.
+    pub highlights: usize,
     /// Files written (new or changed), relative to the root.
     pub written: Vec<PathBuf>,
     /// Files already as the import would write them.
@@ -65,13 +67,14 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "imported {} articles ({} files written, {} unchanged), {} bundle files copied, {} aliases, {} links rewritten, {} keys dropped, {} things to fix by hand",
+            "imported {} articles ({} files written, {} unchanged), {} bundle files copied, {} aliases, {} links rewritten, {} highlight blocks made fenced code, {} keys dropped, {} things to fix by hand",
             self.articles,
             self.written.len(),
             self.unchanged,
             self.images,
             self.aliases,
             self.links_rewritten,
+            self.highlights,
             self.dropped.len(),
             self.to_fix.len()
         )?;
