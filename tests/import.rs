@@ -420,3 +420,63 @@ fn importing_into_the_source_itself_is_refused() {
     );
     assert_eq!(snapshot(src.dir.path()), before);
 }
+
+#[test]
+fn the_source_default_language_is_read_from_its_configuration() {
+    let src = Source::new(&[
+        ("hugo.toml", "defaultContentLanguage = \"en\"\n"),
+        (
+            "content/posts/hello.md",
+            "---\ntitle: Hello\ndate: 2024-01-01\n---\nHello.\n",
+        ),
+        (
+            "content/posts/hello.vi.md",
+            "---\ntitle: Xin chào\ndate: 2024-01-01\n---\nXin chào.\n",
+        ),
+    ]);
+    let site = TestSite::new();
+    let (ok, stdout, stderr) = import(&site, "hugo", &src, &[]);
+    assert!(ok, "{stderr}");
+    assert!(
+        site.read("content/hello/index.vi.md")
+            .contains("title: Xin chào")
+    );
+    assert!(
+        site.read("content/hello/index.en.md")
+            .contains("title: Hello")
+    );
+    let built = site.build().unwrap_or_else(|e| panic!("{e}\n{stdout}"));
+    redirects(
+        &built,
+        "posts/hello/index.html",
+        "https://example.org/en/hello/",
+    );
+    redirects(
+        &built,
+        "vi/posts/hello/index.html",
+        "https://example.org/hello/",
+    );
+}
+
+#[test]
+fn two_files_of_one_language_for_one_article_are_an_error() {
+    let src = Source::new(&[
+        ("hugo.toml", ""),
+        (
+            "content/posts/a.md",
+            "---\ntitle: A\ndate: 2024-01-01\n---\nA.\n",
+        ),
+        (
+            "content/posts/a.vi.md",
+            "---\ntitle: A\ndate: 2024-01-01\n---\nA.\n",
+        ),
+    ]);
+    let site = TestSite::new();
+    let (ok, _, stderr) = import(&site, "hugo", &src, &[]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("are both the `vi` version of one article"),
+        "{stderr}"
+    );
+    assert!(!site.path("content").exists(), "nothing written");
+}

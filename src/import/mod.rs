@@ -70,7 +70,7 @@ pub fn run(opts: &ImportOptions) -> Result<Report, Diagnostics> {
     let mut planned = Vec::new();
     let mut diags = Diagnostics::default();
     let mut folders: BTreeMap<String, PathBuf> = BTreeMap::new();
-    for group in source::group(found.posts, &default_lang) {
+    for group in source::group(found.posts, found.lang.as_ref(), &default_lang) {
         match article(opts, &default_lang, &group, &mut report) {
             Ok((slug, files)) => {
                 let first = group[0].rel.clone();
@@ -116,6 +116,21 @@ fn article(
     group: &[Post],
     report: &mut Report,
 ) -> Result<(String, Vec<Planned>), Diagnostics> {
+    for pair in group.windows(2) {
+        if pair[0].lang == pair[1].lang {
+            let lang = pair[0].lang.as_ref().unwrap_or(default_lang);
+            return Err(Diagnostic::new(
+                Place::file(opts.src.join(&pair[1].rel)),
+                format!(
+                    "this post and {} are both the `{}` version of one article",
+                    pair[0].rel.display(),
+                    lang.code()
+                ),
+            )
+            .with_hint("name the translation `x.<lang>.md`, or set the site's default language (`default_language` in site.toml, Hugo's `defaultContentLanguage`)")
+            .into());
+        }
+    }
     let mut files = Vec::new();
     let mut converted = Vec::new();
     for post in group {

@@ -40,9 +40,10 @@ pub fn old_url(
         }
         return Some(with_slashes(&url));
     }
-    let prefix = match &post.lang {
-        Some(l) if l != default => format!("/{}", l.code()),
-        _ => String::new(),
+    let prefix = match (&post.lang, post.at_root) {
+        (_, true) => String::new(),
+        (Some(l), false) => format!("/{}", l.code()),
+        (None, false) => format!("/{}", default.code()),
     };
     let name = conv.slug.clone().unwrap_or_else(|| post.stem.clone());
     Some(match generator {

@@ -25,6 +25,8 @@ pub struct Post {
     pub bundle: Option<PathBuf>,
     /// Jekyll's `YYYY-MM-DD` from the file name.
     pub file_date: Option<String>,
+    /// Whether the post is in the source's default language, whose URLs have no `/<lang>/`.
+    pub at_root: bool,
 }
 
 impl Post {
@@ -37,6 +39,9 @@ impl Post {
 /// The posts found, and what was skipped.
 pub struct Found {
     pub posts: Vec<Post>,
+    /// The language of the files without a language in their name, when the site's
+    /// configuration names it (Hugo's `defaultContentLanguage`, Zola's `default_language`).
+    pub lang: Option<Lang>,
     pub notes: Vec<Note>,
 }
 
@@ -61,6 +66,7 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
     }
     let mut found = Found {
         posts: Vec::new(),
+        lang: config_lang(generator, src),
         notes: Vec::new(),
     };
     let mut diags = Diagnostics::default();
@@ -125,6 +131,20 @@ fn is_site(generator: Generator, src: &Path) -> bool {
     }
 }
 
+/// The default language the site's TOML configuration names, if any.
+fn config_lang(generator: Generator, src: &Path) -> Option<Lang> {
+    let (files, key): (&[&str], &str) = match generator {
+        Generator::Hugo => (&["hugo.toml", "config.toml"], "defaultContentLanguage"),
+        Generator::Zola => (&["config.toml"], "default_language"),
+        Generator::Jekyll => return None,
+    };
+    let text = files
+        .iter()
+        .find_map(|f| std::fs::read_to_string(src.join(f)).ok())?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    Lang::parse(table.get(key)?.as_str()?).ok()
+}
+
 /// The post at `inner` (relative to content/ or _posts/), or why it is not one.
 fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Result<Post, String> {
     let name = inner
@@ -145,6 +165,7 @@ fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Resul
             section: String::new(),
             bundle: None,
             file_date: Some(date.to_string()),
+            at_root: true,
         });
     }
     if base == "_index" {
@@ -172,6 +193,7 @@ fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Resul
         section,
         bundle,
         file_date: None,
+        at_root: true,
     })
 }
 
@@ -201,10 +223,13 @@ fn jekyll_name(base: &str) -> Option<(&str, &str)> {
     (shape && base.as_bytes().get(10) == Some(&b'-') && !slug.is_empty()).then_some((date, slug))
 }
 
-/// The posts grouped by article, the default language's file first.
-pub fn group(posts: Vec<Post>, default_lang: &Lang) -> Vec<Vec<Post>> {
+/// The posts grouped by article, the default language's file first; a file without a
+/// language in its name is in `unnamed` (the source's default), else in `default_lang`.
+pub fn group(posts: Vec<Post>, unnamed: Option<&Lang>, default_lang: &Lang) -> Vec<Vec<Post>> {
     let mut groups: std::collections::BTreeMap<(String, String), Vec<Post>> = Default::default();
     for mut p in posts {
+        p.at_root = p.lang.is_none() || p.lang.as_ref() == unnamed;
+        p.lang = p.lang.or_else(|| unnamed.cloned());
         if p.lang.as_ref() == Some(default_lang) {
             p.lang = None;
         }
