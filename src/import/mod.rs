@@ -116,22 +116,7 @@ fn article(
     group: &[Post],
     report: &mut Report,
 ) -> Result<(String, Vec<Planned>), Diagnostics> {
-    for pair in group.windows(2) {
-        if pair[0].lang == pair[1].lang {
-            let lang = pair[0].lang.as_ref().unwrap_or(default_lang);
-            return Err(Diagnostic::new(
-                Place::file(opts.src.join(&pair[1].rel)),
-                format!(
-                    "this post and {} are both the `{}` version of one article",
-                    pair[0].rel.display(),
-                    lang.code()
-                ),
-            )
-            .with_hint("name the translation `x.<lang>.md`, or set the site's default language (`default_language` in site.toml, Hugo's `defaultContentLanguage`)")
-            .into());
-        }
-    }
-    let mut files = Vec::new();
+    one_file_a_language(opts, default_lang, group)?;
     let mut converted = Vec::new();
     for post in group {
         converted.push(front::convert(opts.generator, &opts.src, post)?);
@@ -142,6 +127,7 @@ fn article(
         .as_deref()
         .map(source::bundle_files)
         .unwrap_or_default();
+    let mut files = Vec::new();
     for (post, conv) in group.iter().zip(converted) {
         let lang = post.lang.clone().unwrap_or_else(|| default_lang.clone());
         let new_url = if lang == *default_lang {
@@ -149,49 +135,86 @@ fn article(
         } else {
             format!("/{}/{slug}/", lang.code())
         };
-        let old = old_urls::old_urls(opts.generator, post, &conv, default_lang);
         let mut aliases = conv.aliases.clone();
-        aliases.extend(old);
+        aliases.extend(old_urls::old_urls(
+            opts.generator,
+            post,
+            &conv,
+            default_lang,
+        ));
         let aliases = old_urls::distinct(aliases, &new_url);
-        let file = opts.src.join(&post.rel);
-        let inert = body::inert(opts.generator, &file, conv.body_line, &conv.body);
-        let (text, fixes) = (inert.text, inert.notes);
-        report.highlights += inert.highlights;
         let old_dirs = old_urls::old_dirs(opts.generator, post, &conv, default_lang);
-        let (text, rewritten) = body::rewrite_links(&text, &old_dirs, &bundle_files);
-        report.links_rewritten += rewritten;
-        report.to_fix.extend(fixes);
-        report
-            .to_fix
-            .extend(body::absolute_images(&file, conv.body_line, &text));
-        report.to_fix.extend(conv.to_fix.iter().cloned());
-        report
-            .to_fix
-            .extend(old_urls::permalink_note(&file, post, &conv));
-        report.dropped.extend(conv.dropped.iter().cloned());
+        let text = body_of(opts, post, &conv, &old_dirs, &bundle_files, report);
         report.aliases += aliases.len();
-        let front = front::render(&conv, &aliases);
         files.push(Planned {
             dest: PathBuf::from("content")
                 .join(&slug)
                 .join(format!("index.{}.md", lang.code())),
-            bytes: format!("{front}{text}").into_bytes(),
+            bytes: format!("{}{text}", front::render(&conv, &aliases)).into_bytes(),
             from: post.rel.clone(),
         });
     }
-    if let Some(bundle) = &bundle {
-        for rel in &bundle_files {
-            let from = bundle.join(rel);
-            let bytes = std::fs::read(&from)
-                .map_err(|e| crate::diag::io_error(&from, "read the bundle's file", &e))?;
-            report.images += 1;
-            files.push(Planned {
-                dest: PathBuf::from("content").join(&slug).join(rel),
-                bytes,
-                from: from.strip_prefix(&opts.src).unwrap_or(&from).to_path_buf(),
-            });
-        }
+    for rel in &bundle_files {
+        let from = bundle.as_deref().unwrap_or(&opts.src).join(rel);
+        let bytes = std::fs::read(&from)
+            .map_err(|e| crate::diag::io_error(&from, "read the bundle's file", &e))?;
+        report.images += 1;
+        files.push(Planned {
+            dest: PathBuf::from("content").join(&slug).join(rel),
+            bytes,
+            from: from.strip_prefix(&opts.src).unwrap_or(&from).to_path_buf(),
+        });
     }
     report.articles += 1;
     Ok((slug, files))
+}
+
+/// An error when two files of `group` are in one language (`x.md` and `x.vi.md` on a site
+/// whose default is `vi`): one would silently replace the other.
+fn one_file_a_language(
+    opts: &ImportOptions,
+    default_lang: &Lang,
+    group: &[Post],
+) -> Result<(), Diagnostics> {
+    let Some(pair) = group.windows(2).find(|p| p[0].lang == p[1].lang) else {
+        return Ok(());
+    };
+    let lang = pair[0].lang.as_ref().unwrap_or(default_lang);
+    Err(Diagnostic::new(
+        Place::file(opts.src.join(&pair[1].rel)),
+        format!(
+            "this post and {} are both the `{}` version of one article",
+            pair[0].rel.display(),
+            lang.code()
+        ),
+    )
+    .with_hint("name the translation `x.<lang>.md`, or set the site's default language (`default_language` in site.toml, Hugo's `defaultContentLanguage`)")
+    .into())
+}
+
+/// The body of `post` as measured reads it (template syntax inert, bundle links relative),
+/// with what is left to fix and what was dropped added to the report.
+fn body_of(
+    opts: &ImportOptions,
+    post: &Post,
+    conv: &front::Converted,
+    old_dirs: &[String],
+    bundle_files: &[PathBuf],
+    report: &mut Report,
+) -> String {
+    let file = opts.src.join(&post.rel);
+    let inert = body::inert(opts.generator, &file, conv.body_line, &conv.body);
+    report.highlights += inert.highlights;
+    report.to_fix.extend(inert.notes);
+    let (text, rewritten) = body::rewrite_links(&inert.text, old_dirs, bundle_files);
+    report.links_rewritten += rewritten;
+    report
+        .to_fix
+        .extend(body::absolute_images(&file, conv.body_line, &text));
+    report.to_fix.extend(conv.to_fix.iter().cloned());
+    report
+        .to_fix
+        .extend(old_urls::permalink_note(&file, post, conv));
+    report.dropped.extend(conv.dropped.iter().cloned());
+    text
 }
