@@ -97,6 +97,21 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
     }
     out.tags = distinct(tags);
     out.series = take_list(&mut map, "series").into_iter().next();
+    check_dates(&mut out, &note, &file);
+    let mut rest: Vec<&String> = map.keys().collect();
+    rest.sort_by_key(|k| frontmatter::key_line(&split, k));
+    for key in rest {
+        out.dropped.push(note(
+            key,
+            format!("`{key}` dropped: {}", frontmatter::unknown_hint(key)),
+        ));
+    }
+    Ok(out)
+}
+
+/// Jekyll's dates made RFC 3339, and a note for a date measured does not read or a missing
+/// title or date.
+fn check_dates(out: &mut Converted, note: &dyn Fn(&str, String) -> Note, file: &Path) {
     for (key, what) in [
         ("date", out.date.as_mut()),
         ("updated", out.updated.as_mut()),
@@ -112,24 +127,15 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
     }
     if out.title.is_none() {
         out.to_fix
-            .push(Note::at(&file, 1, "no `title`: write one".to_string()));
+            .push(Note::at(file, 1, "no `title`: write one".to_string()));
     }
     if out.date.is_none() {
         out.to_fix.push(Note::at(
-            &file,
+            file,
             1,
             "no `date`: write one (YYYY-MM-DD)".to_string(),
         ));
     }
-    let mut rest: Vec<&String> = map.keys().collect();
-    rest.sort_by_key(|k| frontmatter::key_line(&split, k));
-    for key in rest {
-        out.dropped.push(note(
-            key,
-            format!("`{key}` dropped: {}", frontmatter::unknown_hint(key)),
-        ));
-    }
-    Ok(out)
 }
 
 /// The first of `keys` that is there, as text; all of them removed.
