@@ -88,8 +88,9 @@ fn hugo_blog() -> Source {
         ),
         (
             "content/posts/moved.md",
-            "---\ntitle: Đã chuyển\ndate: 2023-05-06\nurl: /custom/path/\naliases: [/legacy/]\n---\nNội dung.\n",
+            "---\ntitle: Đã chuyển\ndate: 2023-05-06\nurl: /custom/path/\naliases: [/legacy/]\n---\nNội dung ![logo](/images/logo.png).\n",
         ),
+        ("static/images/logo.png", "png-3"),
     ])
 }
 
@@ -159,6 +160,11 @@ fn a_hugo_blog_builds_and_every_old_url_redirects() {
         images,
         ["diagram.png", "img.png"],
         "the old absolute link made relative"
+    );
+    assert_eq!(
+        built.output.get("images/logo.png").unwrap(),
+        b"png-3".as_slice(),
+        "an image of the old site's static/ copied into static/"
     );
     assert!(
         built.output.text("unfinished/index.html").is_none(),
@@ -242,7 +248,7 @@ fn a_rerun_changes_nothing_and_an_edited_file_needs_force() {
     let (ok, stdout, _) = import(&site, "hugo", &src, &[]);
     assert!(ok);
     assert!(
-        stdout.contains("(0 files written, 7 unchanged)"),
+        stdout.contains("(0 files written, 8 unchanged)"),
         "{stdout}"
     );
     assert_eq!(snapshot(site.root()), first);
@@ -396,7 +402,7 @@ front matter keys dropped (1):
   SRC/_posts/2017-02-03-second.md:5: `layout` dropped: every article uses templates/article.html: remove the key
 to fix by hand (1):
   SRC/_posts/2016-01-08-hello-world.md:11: Liquid tag `{% include note.html %}` left as code: convert it by hand
-imported 2 articles (2 files written, 0 unchanged), 0 bundle files copied, 3 aliases, 0 links rewritten, 1 highlight blocks made fenced code, 1 keys dropped, 1 things to fix by hand
+imported 2 articles (2 files written, 0 unchanged), 0 images and other files copied, 3 aliases, 0 links rewritten, 1 highlight blocks made fenced code, 1 keys dropped, 1 things to fix by hand
 ",
         "{file:?}"
     );

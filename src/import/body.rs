@@ -158,10 +158,10 @@ pub fn rewrite_links(body: &str, old_dirs: &[String], files: &[PathBuf]) -> (Str
     (text, count)
 }
 
-/// A note for each image linked at an absolute path of the old site (`/images/x.png`), which
-/// the import does not copy.
-pub fn absolute_images(file: &Path, first_line: usize, body: &str) -> Vec<Note> {
-    let mut notes = Vec::new();
+/// The images linked at an absolute path of the old site (`/images/x.png`, a file of its
+/// `static/`), each with its line in the file (the body starts at `first_line`).
+pub fn absolute_images(first_line: usize, body: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
     for (i, line) in body.lines().enumerate() {
         for opener in ["](/", "src=\"/"] {
             for (at, _) in line.match_indices(opener) {
@@ -172,17 +172,13 @@ pub fn absolute_images(file: &Path, first_line: usize, body: &str) -> Vec<Note> 
                 let image = [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]
                     .iter()
                     .any(|e| target.to_lowercase().ends_with(e));
-                if image && !target.starts_with("//") {
-                    notes.push(Note::at(
-                        file,
-                        first_line + i,
-                        format!("the image `{target}` is a file of the old site: copy it into static/ (same path) or next to the article"),
-                    ));
+                if image && !target.starts_with("//") && !target.contains("..") {
+                    found.push((first_line + i, target));
                 }
             }
         }
     }
-    notes
+    found
 }
 
 #[cfg(test)]

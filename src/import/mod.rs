@@ -94,6 +94,13 @@ pub fn run(opts: &ImportOptions) -> Result<Report, Diagnostics> {
         }
     }
     diags.into_result(())?;
+    // Two articles may show one static image.
+    planned.sort_by(|a, b| a.dest.cmp(&b.dest));
+    planned.dedup_by(|a, b| a.dest == b.dest && a.bytes == b.bytes);
+    report.images += planned
+        .iter()
+        .filter(|p| p.dest.starts_with("static"))
+        .count();
     let outcome = write::write_all(&opts.root, &opts.src, &planned, opts.force)?;
     report.written = outcome.written;
     report.unchanged = outcome.unchanged;
@@ -145,6 +152,7 @@ fn article(
         let aliases = old_urls::distinct(aliases, &new_url);
         let old_dirs = old_urls::old_dirs(opts.generator, post, &conv, default_lang);
         let text = body_of(opts, post, &conv, &old_dirs, &bundle_files, report);
+        files.extend(static_images(opts, post, conv.body_line, &text, report));
         report.aliases += aliases.len();
         files.push(Planned {
             dest: PathBuf::from("content")
@@ -208,13 +216,44 @@ fn body_of(
     report.to_fix.extend(inert.notes);
     let (text, rewritten) = body::rewrite_links(&inert.text, old_dirs, bundle_files);
     report.links_rewritten += rewritten;
-    report
-        .to_fix
-        .extend(body::absolute_images(&file, conv.body_line, &text));
     report.to_fix.extend(conv.to_fix.iter().cloned());
     report
         .to_fix
         .extend(old_urls::permalink_note(&file, post, conv));
     report.dropped.extend(conv.dropped.iter().cloned());
     text
+}
+
+/// The old site's static images the body links at absolute paths (`/images/x.png`), copied to
+/// `static/` at the same path so the links still work; a note for each that SRC lacks.
+fn static_images(
+    opts: &ImportOptions,
+    post: &Post,
+    body_line: usize,
+    text: &str,
+    report: &mut Report,
+) -> Vec<Planned> {
+    let file = opts.src.join(&post.rel);
+    let static_dir = match opts.generator {
+        Generator::Jekyll => opts.src.clone(),
+        _ => opts.src.join("static"),
+    };
+    let mut files = Vec::new();
+    for (line, target) in body::absolute_images(body_line, text) {
+        let rel = target.trim_start_matches('/');
+        let from = static_dir.join(rel);
+        match std::fs::read(&from) {
+            Ok(bytes) if from.is_file() => files.push(Planned {
+                dest: PathBuf::from("static").join(rel),
+                bytes,
+                from: from.strip_prefix(&opts.src).unwrap_or(&from).to_path_buf(),
+            }),
+            _ => report.to_fix.push(Note::at(
+                &file,
+                line,
+                format!("the image `{target}` is not in {}: put it in static/ (same path) or next to the article", static_dir.display()),
+            )),
+        }
+    }
+    files
 }

@@ -67,7 +67,7 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "imported {} articles ({} files written, {} unchanged), {} bundle files copied, {} aliases, {} links rewritten, {} highlight blocks made fenced code, {} keys dropped, {} things to fix by hand",
+            "imported {} articles ({} files written, {} unchanged), {} images and other files copied, {} aliases, {} links rewritten, {} highlight blocks made fenced code, {} keys dropped, {} things to fix by hand",
             self.articles,
             self.written.len(),
             self.unchanged,
