@@ -5,6 +5,7 @@
 //! in one run.
 
 pub mod claims;
+pub mod foreign;
 mod keys;
 mod moment;
 mod node;
@@ -16,6 +17,7 @@ use serde::Deserialize;
 
 use crate::diag::{Diagnostic, Diagnostics, Place};
 
+pub use keys::unknown_hint;
 pub use moment::{DATE_HINT, Moment};
 
 /// What an article's front matter may say. Any other key is an error (`keys::KEYS` lists the

@@ -25,6 +25,9 @@
 //! A module imports only from earlier stages, and from the vocabulary every stage shares:
 //! [`diag`], [`lang`], [`html`], [`output`], [`search_text`] and [`atomic`].
 //!
+//! Beside the build, [`import`] converts another generator's blog into `content/`, and
+//! [`scaffold`] starts articles.
+//!
 //! Errors are [`diag::Diagnostics`] naming file, line and column; only `main` prints them.
 
 #![warn(clippy::print_stdout, clippy::print_stderr)]
@@ -42,6 +45,7 @@ pub mod frontmatter;
 pub mod highlight;
 pub mod html;
 pub mod i18n;
+pub mod import;
 pub mod inject;
 pub mod lang;
 pub mod links;

@@ -124,6 +124,16 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Convert a Hugo, Zola or Jekyll blog at SRC into content/ of the site at --root.
+    Import {
+        generator: measured::import::Generator,
+        src: PathBuf,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Overwrite files whose text differs from what the import writes.
+        #[arg(long)]
+        force: bool,
+    },
     /// Remove a previous output `build` moved aside (run by `build` itself, detached).
     #[command(hide = true)]
     RemoveRetired { path: PathBuf },
@@ -199,6 +209,18 @@ fn main() -> ExitCode {
         Command::Translated { slug, lang, root } => measured::config::load(&root)
             .and_then(|config| measured::scaffold::mark_translated(&config, &slug, &lang))
             .map(|file| println!("updated translated_from in {}", file.display())),
+        Command::Import {
+            generator,
+            src,
+            root,
+            force,
+        } => measured::import::run(&measured::import::ImportOptions {
+            generator,
+            src,
+            root,
+            force,
+        })
+        .map(|report| print!("{report}")),
         Command::RemoveRetired { path } => measured::write::remove_retired(&path),
     };
     match result {

@@ -1,0 +1,277 @@
+//! Finding the posts of a Hugo, Zola or Jekyll site: which files are articles, their
+//! language, their page bundle, their section, and the notes on what is skipped.
+
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+use super::{Generator, Note};
+use crate::diag::{Diagnostic, Diagnostics, Place};
+use crate::lang::Lang;
+
+/// One post file of the source site.
+#[derive(Debug, Clone)]
+pub struct Post {
+    /// The file, relative to SRC.
+    pub rel: PathBuf,
+    pub text: String,
+    /// `x.en.md` → `en`; none for the site's default language.
+    pub lang: Option<Lang>,
+    /// The post's name: the file's stem, or its bundle folder's name (Jekyll: after the date).
+    pub stem: String,
+    /// The folders between `content/` and the post (`posts/iot`); empty for Jekyll.
+    pub section: String,
+    /// The page bundle's folder when the post is `x/index.md`.
+    pub bundle: Option<PathBuf>,
+    /// Jekyll's `YYYY-MM-DD` from the file name.
+    pub file_date: Option<String>,
+    /// Whether the post is in the source's default language, whose URLs have no `/<lang>/`.
+    pub at_root: bool,
+}
+
+impl Post {
+    /// The translations of one article share this.
+    fn key(&self) -> (String, String) {
+        (self.section.clone(), self.stem.clone())
+    }
+}
+
+/// The posts found, and what was skipped.
+pub struct Found {
+    pub posts: Vec<Post>,
+    /// The language of the files without a language in their name, when the site's
+    /// configuration names it (Hugo's `defaultContentLanguage`, Zola's `default_language`).
+    pub lang: Option<Lang>,
+    pub notes: Vec<Note>,
+}
+
+/// The posts of the `generator` site at `src`, or an error if `src` is not such a site.
+pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
+    let posts_dir = match generator {
+        Generator::Jekyll => src.join("_posts"),
+        _ => src.join("content"),
+    };
+    if !is_site(generator, src) || !posts_dir.is_dir() {
+        let wants = match generator {
+            Generator::Hugo => "a content/ folder and hugo.toml, hugo.yaml or config.toml",
+            Generator::Zola => "a content/ folder and a config.toml with `base_url`",
+            Generator::Jekyll => "a _posts/ folder",
+        };
+        return Err(Diagnostic::new(
+            Place::file(src),
+            format!("this is not a {} site: it has no {wants}", generator.name()),
+        )
+        .with_hint("give the folder that holds the site's configuration, or choose the generator that made it")
+        .into());
+    }
+    let mut found = Found {
+        posts: Vec::new(),
+        lang: config_lang(generator, src),
+        notes: Vec::new(),
+    };
+    let mut diags = Diagnostics::default();
+    for entry in WalkDir::new(&posts_dir).sort_by_file_name() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().unwrap_or(&posts_dir).to_path_buf();
+                diags.push(Diagnostic::new(
+                    Place::file(path),
+                    format!("cannot read: {e}"),
+                ));
+                continue;
+            }
+        };
+        let path = entry.path();
+        let rel = path.strip_prefix(src).unwrap_or(path).to_path_buf();
+        let is_md = path
+            .extension()
+            .is_some_and(|e| e == "md" || e == "markdown");
+        if entry.path_is_symlink() {
+            found.notes.push(Note::file(
+                path,
+                "a symbolic link: skipped, copy what it points to by hand",
+            ));
+            continue;
+        }
+        if !entry.file_type().is_file() || !is_md {
+            continue;
+        }
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                diags.push(crate::diag::io_error(path, "read the post", &e));
+                continue;
+            }
+        };
+        let inner = path.strip_prefix(&posts_dir).unwrap_or(path);
+        match post(generator, inner, rel.clone(), text) {
+            Ok(p) => found.posts.push(p),
+            Err(note) => found.notes.push(Note::file(&src.join(&rel), note)),
+        }
+    }
+    diags.into_result(found)
+}
+
+fn is_site(generator: Generator, src: &Path) -> bool {
+    let has = |name: &str| src.join(name).is_file();
+    match generator {
+        Generator::Hugo => [
+            "hugo.toml",
+            "hugo.yaml",
+            "hugo.json",
+            "config.toml",
+            "config.yaml",
+        ]
+        .iter()
+        .any(|n| has(n)),
+        Generator::Zola => std::fs::read_to_string(src.join("config.toml"))
+            .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("base_url"))),
+        Generator::Jekyll => true,
+    }
+}
+
+/// The default language the site's TOML configuration names, if any.
+fn config_lang(generator: Generator, src: &Path) -> Option<Lang> {
+    let (files, key): (&[&str], &str) = match generator {
+        Generator::Hugo => (&["hugo.toml", "config.toml"], "defaultContentLanguage"),
+        Generator::Zola => (&["config.toml"], "default_language"),
+        Generator::Jekyll => return None,
+    };
+    let text = files
+        .iter()
+        .find_map(|f| std::fs::read_to_string(src.join(f)).ok())?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    Lang::parse(table.get(key)?.as_str()?).ok()
+}
+
+/// The post at `inner` (relative to content/ or _posts/), or why it is not one.
+fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Result<Post, String> {
+    let name = inner
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let (base, lang) = split_lang(name);
+    let parent = inner.parent().unwrap_or(Path::new(""));
+    let section_of = |p: &Path| p.to_string_lossy().replace('\\', "/");
+    if generator == Generator::Jekyll {
+        let (date, slug) = jekyll_name(base)
+            .ok_or("not named YYYY-MM-DD-title.md, so Jekyll does not publish it: skipped")?;
+        return Ok(Post {
+            rel,
+            text,
+            lang,
+            stem: slug.to_string(),
+            section: String::new(),
+            bundle: None,
+            file_date: Some(date.to_string()),
+            at_root: true,
+        });
+    }
+    if base == "_index" {
+        return Err("a section's list page: skipped (measured lists articles by itself)".into());
+    }
+    let (stem, section, bundle) = if base == "index" {
+        let dir = parent
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let section = parent.parent().map(section_of).unwrap_or_default();
+        let abs = PathBuf::from(rel.parent().unwrap_or(Path::new("")));
+        (dir.to_string(), section, Some(abs))
+    } else {
+        (base.to_string(), section_of(parent), None)
+    };
+    if stem.is_empty() {
+        return Err("a page at the top of content/: skipped, it is no article".into());
+    }
+    Ok(Post {
+        rel,
+        text,
+        lang,
+        stem,
+        section,
+        bundle,
+        file_date: None,
+        at_root: true,
+    })
+}
+
+/// `x.en.md` → (`x`, en); `x.md` → (`x`, none).
+fn split_lang(name: &str) -> (&str, Option<Lang>) {
+    let stem = name
+        .strip_suffix(".md")
+        .or_else(|| name.strip_suffix(".markdown"))
+        .unwrap_or(name);
+    match stem.rsplit_once('.') {
+        Some((base, code)) => match Lang::parse(code) {
+            Ok(lang) => (base, Some(lang)),
+            Err(_) => (stem, None),
+        },
+        None => (stem, None),
+    }
+}
+
+/// `2016-01-08-hello` → (`2016-01-08`, `hello`).
+fn jekyll_name(base: &str) -> Option<(&str, &str)> {
+    let date = base.get(..10)?;
+    let slug = base.get(11..)?;
+    let shape = date.bytes().enumerate().all(|(i, b)| match i {
+        4 | 7 => b == b'-',
+        _ => b.is_ascii_digit(),
+    });
+    (shape && base.as_bytes().get(10) == Some(&b'-') && !slug.is_empty()).then_some((date, slug))
+}
+
+/// The posts grouped by article, the default language's file first; a file without a
+/// language in its name is in `unnamed` (the source's default), else in `default_lang`.
+pub fn group(posts: Vec<Post>, unnamed: Option<&Lang>, default_lang: &Lang) -> Vec<Vec<Post>> {
+    let mut groups: std::collections::BTreeMap<(String, String), Vec<Post>> = Default::default();
+    for mut p in posts {
+        p.at_root = p.lang.is_none() || p.lang.as_ref() == unnamed;
+        p.lang = p.lang.or_else(|| unnamed.cloned());
+        if p.lang.as_ref() == Some(default_lang) {
+            p.lang = None;
+        }
+        groups.entry(p.key()).or_default().push(p);
+    }
+    groups
+        .into_values()
+        .map(|mut g| {
+            g.sort_by_key(|p| p.lang.clone());
+            g
+        })
+        .collect()
+}
+
+/// The files of a page bundle other than its Markdown, relative to the bundle (SRC-relative
+/// folder `bundle`, given here as joined to SRC by the caller).
+pub fn bundle_files(bundle: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = WalkDir::new(bundle)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter(|e| e.path().extension().is_none_or(|x| x != "md"))
+        .filter_map(|e| e.path().strip_prefix(bundle).ok().map(Path::to_path_buf))
+        .collect();
+    files.sort();
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_give_language_and_jekyll_date() {
+        assert_eq!(split_lang("x.en.md").1.unwrap().code(), "en");
+        assert_eq!(split_lang("x.md"), ("x", None));
+        assert_eq!(split_lang("v1.2.md").0, "v1.2");
+        assert_eq!(
+            jekyll_name("2016-01-08-hello-world"),
+            Some(("2016-01-08", "hello-world"))
+        );
+        assert_eq!(jekyll_name("2016-1-08-x"), None);
+    }
+}
