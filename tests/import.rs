@@ -486,3 +486,52 @@ fn two_files_of_one_language_for_one_article_are_an_error() {
     );
     assert!(!site.path("content").exists(), "nothing written");
 }
+
+#[test]
+fn markdown_inside_a_bundle_and_headless_bundles_are_resources_not_articles() {
+    // As in gohugoio/hugoBasicExample: content/about.md beside a headless bundle
+    // content/homepage/ (index.md with headless: true, and about.md, work.md as resources).
+    let src = Source::new(&[
+        ("hugo.toml", "baseURL = \"https://example.org/\"\n"),
+        (
+            "content/about.md",
+            "---\ntitle: About\ndate: 2024-01-01\n---\nAbout.\n",
+        ),
+        ("content/homepage/index.md", "---\nheadless: true\n---\n"),
+        (
+            "content/homepage/about.md",
+            "---\ntitle: Our about\n---\nA block of the home page.\n",
+        ),
+        (
+            "content/posts/trip/index.md",
+            "---\ntitle: Trip\ndate: 2024-02-01\n---\nSee the notes.\n",
+        ),
+        (
+            "content/posts/trip/notes.md",
+            "---\ntitle: notes\n---\nNotes.\n",
+        ),
+    ]);
+    let site = TestSite::new();
+    let (ok, stdout, stderr) = import(&site, "hugo", &src, &[]);
+    assert!(ok, "{stderr}");
+    assert!(
+        site.read("content/about/index.vi.md")
+            .contains("title: About")
+    );
+    assert!(
+        site.read("content/trip/index.vi.md")
+            .contains("title: Trip")
+    );
+    assert!(!site.path("content/homepage").exists());
+    assert!(!site.path("content/notes").exists());
+    assert!(!site.path("content/trip/notes.md").exists());
+    let report = format!("{stdout}{stderr}");
+    assert!(report.contains("headless bundle"), "{report}");
+    assert!(
+        report.contains("homepage/about.md")
+            && report.contains("a Markdown resource of the bundle"),
+        "{report}"
+    );
+    assert!(report.contains("trip/notes.md"), "{report}");
+    site.build().unwrap_or_else(|e| panic!("{e}\n{report}"));
+}

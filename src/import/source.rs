@@ -105,12 +105,75 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
             }
         };
         let inner = path.strip_prefix(&posts_dir).unwrap_or(path);
+        if let Some(bundle) = resource_of(generator, &posts_dir, inner) {
+            found.notes.push(Note::file(
+                path,
+                format!(
+                    "a Markdown resource of the bundle {}, which its templates render, not a page: \
+                     skipped, copy what you need into the article",
+                    bundle.display()
+                ),
+            ));
+            continue;
+        }
+        if is_headless(&text) {
+            found.notes.push(Note::file(
+                path,
+                "a headless bundle (`headless: true`): Hugo publishes no page for it, skipped",
+            ));
+            continue;
+        }
         match post(generator, inner, rel.clone(), text) {
             Ok(p) => found.posts.push(p),
             Err(note) => found.notes.push(Note::file(&src.join(&rel), note)),
         }
     }
     diags.into_result(found)
+}
+
+/// The leaf bundle (a folder with an `index.md`, `index.<lang>.md`) that `inner`, a Markdown
+/// file under the posts folder other than the bundle's index, belongs to: Hugo and Zola treat
+/// it as a resource of the bundle, not as a page.
+fn resource_of(generator: Generator, posts_dir: &Path, inner: &Path) -> Option<PathBuf> {
+    if generator == Generator::Jekyll {
+        return None;
+    }
+    let name = inner.file_name()?.to_str()?;
+    let is_index = |n: &str| split_lang(n).0 == "index";
+    let mut dir = inner.parent();
+    let mut own = true;
+    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+        let has_index = std::fs::read_dir(posts_dir.join(d))
+            .ok()?
+            .flatten()
+            .any(|e| {
+                e.file_name().to_str().is_some_and(|n| {
+                    is_index(n) && (n.ends_with(".md") || n.ends_with(".markdown"))
+                })
+            });
+        // The index itself is the bundle's page; so is a file beside it only if it is one.
+        if has_index && !(own && is_index(name)) {
+            return Some(d.to_path_buf());
+        }
+        own = false;
+        dir = d.parent();
+    }
+    None
+}
+
+/// Whether a page's front matter says `headless: true` (Hugo: a bundle with no page).
+fn is_headless(text: &str) -> bool {
+    let mut lines = text.lines();
+    let Some(fence) = lines.next().map(str::trim) else {
+        return false;
+    };
+    if fence != "---" && fence != "+++" {
+        return false;
+    }
+    lines
+        .take_while(|l| l.trim() != fence)
+        .map(|l| l.replace(' ', ""))
+        .any(|l| l == "headless:true" || l == "headless=true")
 }
 
 fn is_site(generator: Generator, src: &Path) -> bool {
