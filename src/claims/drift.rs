@@ -94,12 +94,10 @@ fn same_machine(a: &Provenance, b: &Provenance) -> bool {
 /// The values of `after` whose interval does not meet the one they had in `before`, the
 /// largest relative moves first.
 fn moved(before: &Record, after: &Record) -> Vec<Moved> {
-    let runs = |r: &Record| -> Vec<Value> { r.runs.iter().map(|r| r.results.clone()).collect() };
-    let (b_runs, a_runs) = (runs(before), runs(after));
-    let (b_refs, a_refs): (Vec<&Value>, Vec<&Value>) =
-        (b_runs.iter().collect(), a_runs.iter().collect());
+    let b_refs: Vec<&Value> = before.runs.iter().map(|r| &r.results).collect();
+    let a_refs: Vec<&Value> = after.runs.iter().map(|r| &r.results).collect();
     let mut paths = Vec::new();
-    if let Some(latest) = a_runs.last() {
+    if let Some(latest) = a_refs.last() {
         leaves(latest, "", &mut paths);
     }
     let mut out: Vec<Moved> = paths
@@ -150,6 +148,14 @@ fn leaves(v: &Value, prefix: &str, out: &mut Vec<String>) {
 /// The claims on experiment `name` whose outcome on `before` differs from the current one:
 /// (article file, claim id, outcome before, outcome now).
 fn flipped(m: &Measurements, name: &str, before: &Record, decided: &Decided) -> Vec<String> {
+    let on_it = |text: &str| experiments_of(text).iter().any(|e| e == name);
+    let any = decided
+        .values()
+        .any(|(a, _)| a.claims.iter().any(|c| on_it(&c.entry.text)));
+    if !any {
+        // No claim rests on it: no copy of the measurements to decide them again on.
+        return Vec::new();
+    }
     let mut then = m.clone();
     if let Some(found) = then.by_name.get_mut(name) {
         found.record = before.clone();
@@ -157,7 +163,7 @@ fn flipped(m: &Measurements, name: &str, before: &Record, decided: &Decided) -> 
     let mut out = Vec::new();
     for (article, decisions) in decided.values() {
         for (claim, now) in article.claims.iter().zip(decisions) {
-            if !experiments_of(&claim.entry.text).iter().any(|e| e == name) {
+            if !on_it(&claim.entry.text) {
                 continue;
             }
             let Ok(was) = decide(&claim.expr, &then) else {
