@@ -222,6 +222,7 @@ fn main() -> Result<(), BoxError> {
         lookup(&rt, &r, &next_name("www.measured.test."))?;
     }
 
+    let mut sleep_late_ns = [0.0; DELAYS_MS.len()];
     // ANCHOR: cold
     // Cold: a fresh resolver (empty cache) and a name nobody has asked for,
     // so the server applies its upstream delay. One timer per lookup.
@@ -233,6 +234,7 @@ fn main() -> Result<(), BoxError> {
             harness::pick(80, 12),
         ][i];
         let q0 = dns.queries();
+        let mark = dns.sleep_mark();
         let mut samples = Vec::with_capacity(n);
         for _ in 0..n {
             let r = resolver(dns.addr(), normal_timeout, None);
@@ -240,6 +242,7 @@ fn main() -> Result<(), BoxError> {
             assert_eq!(ip, loopback);
             samples.push(t.as_nanos() as f64);
         }
+        sleep_late_ns[i] = dns.late_since(mark, ms); // how late the server's sleep ended
         rows.push(LookupRow {
             key: format!("cold_{ms}ms"),
             name: format!("cold, upstream +{ms} ms"),
@@ -546,6 +549,22 @@ fn main() -> Result<(), BoxError> {
     res.set(
         "cold20_beyond_delay_ns",
         by("cold_20ms").time.median - DELAYS_MS[2] as f64 * ms,
+    );
+    // How much later than asked the server's sleep ended, and what the lookup
+    // took beyond the time the server really held the answer.
+    res.set("sleep_late_ns", sleep_late_ns);
+    res.set(
+        "cold2_after_sleep_ns",
+        by("cold_2ms").time.median - DELAYS_MS[1] as f64 * ms - sleep_late_ns[1],
+    );
+    res.set(
+        "beyond20_over_beyond2",
+        (by("cold_20ms").time.median - DELAYS_MS[2] as f64 * ms)
+            / (by("cold_2ms").time.median - DELAYS_MS[1] as f64 * ms),
+    );
+    res.set(
+        "cold20_delay_share",
+        DELAYS_MS[2] as f64 * ms / by("cold_20ms").time.median,
     );
     res.set(
         "nx_cold_over_cached",

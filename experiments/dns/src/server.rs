@@ -8,7 +8,7 @@ use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hickory_proto::op::{Edns, Message, MessageType, OpCode, ResponseCode};
 use hickory_proto::rr::rdata::{A, SOA};
@@ -29,7 +29,19 @@ struct Shared {
     seen: Mutex<HashSet<Name>>,
     queries: AtomicU64,
     delayed: AtomicU64,
+    /// Time the delayed queries actually slept, in ns (a sleep ends late).
+    slept_ns: AtomicU64,
     dropped: AtomicU64,
+}
+
+impl Shared {
+    /// Sleep `delay_ns` and add the time really slept to `slept_ns`.
+    fn upstream(&self, delay_ns: u64) {
+        let t0 = Instant::now();
+        std::thread::sleep(Duration::from_nanos(delay_ns));
+        let slept = t0.elapsed().as_nanos() as u64;
+        self.slept_ns.fetch_add(slept, Ordering::SeqCst);
+    }
 }
 
 /// A running server; stopped and joined on drop.
@@ -52,6 +64,7 @@ impl DnsServer {
             seen: Mutex::new(HashSet::new()),
             queries: AtomicU64::new(0),
             delayed: AtomicU64::new(0),
+            slept_ns: AtomicU64::new(0),
             dropped: AtomicU64::new(0),
         });
         let sh = shared.clone();
@@ -89,6 +102,25 @@ impl DnsServer {
     /// Queries answered after the upstream delay.
     pub fn delayed(&self) -> u64 {
         self.shared.delayed.load(Ordering::SeqCst)
+    }
+
+    /// Where the delayed queries stand now, for [`DnsServer::late_since`].
+    pub fn sleep_mark(&self) -> (u64, u64) {
+        let sh = &self.shared;
+        (
+            sh.delayed.load(Ordering::SeqCst),
+            sh.slept_ns.load(Ordering::SeqCst),
+        )
+    }
+
+    /// How much longer than `delay_ms` the delayed queries since `mark` slept, on average, in ns.
+    pub fn late_since(&self, mark: (u64, u64), delay_ms: u64) -> f64 {
+        let (delayed, slept) = self.sleep_mark();
+        let n = delayed - mark.0;
+        if n == 0 {
+            return 0.0;
+        }
+        (slept - mark.1) as f64 / n as f64 - delay_ms as f64 * 1e6
     }
 
     /// Queries deliberately left unanswered (the "lost packets").
@@ -132,7 +164,7 @@ fn serve(socket: UdpSocket, sh: &Shared) {
         let delay = sh.delay_ns.load(Ordering::SeqCst);
         if first_time && delay > 0 {
             sh.delayed.fetch_add(1, Ordering::SeqCst);
-            std::thread::sleep(Duration::from_nanos(delay)); // the "upstream" lookup
+            sh.upstream(delay); // the "upstream" lookup: a timed sleep
         }
         if let Ok(bytes) = answer(&request, &name, query.query_type()).to_vec() {
             let _ = socket.send_to(&bytes, peer);
