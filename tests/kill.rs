@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 
 use common::snapshot;
 
-/// Articles in the generated site (each in two languages): enough that a debug build takes a
-/// second or more.
-const ARTICLES: usize = 100;
-const KILLS: usize = 50;
+/// Articles in the generated site (each in two languages): enough that a debug build takes
+/// most of a second, so that delays spread over it land in each of its stages.
+const ARTICLES: usize = 60;
+const KILLS: usize = 40;
 /// After this many kills, a build runs to its end and is checked for leftovers (so is every
 /// build that ended before its kill).
 const KILLS_PER_FULL_BUILD: usize = 10;
@@ -131,7 +131,7 @@ fn the_output_is_the_old_site_or_the_new_one_after_kill_9_at_any_moment() {
     // Half the delays anywhere in a build (and past its end), half from its last third on,
     // where the staging folder is written and swapped in, to twice its length: a build slowed
     // by a busy machine still ends before some of them (under load, with the window ending at
-    // 1.1× the calibration build, all 50 kills once landed before the swap).
+    // 1.1× the calibration build, all the kills once landed before the swap).
     let whole = took.as_millis() as usize;
     let mut rng = corpus::Rng::new(22);
     let mut current = 1;
