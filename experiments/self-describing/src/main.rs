@@ -194,14 +194,17 @@ fn main() {
                 .sum()),
         });
     }
-    let gob_bigger = corpus
-        .iter()
-        .zip(&gobs)
-        .filter(|(o, g)| {
-            gob_stream(std::slice::from_ref(g)).len() > json_stream(std::slice::from_ref(o)).len()
-        })
-        .count();
-    r.set("one.gob_bigger_share", gob_bigger as f64 / max as f64);
+    // Which orders gob makes bigger than JSON when each is sent alone, and how
+    // many line items those orders have, on average, against the others.
+    let (bigger, smaller): (Vec<_>, Vec<_>) = corpus.iter().zip(&gobs).partition(|(o, g)| {
+        gob_stream(std::slice::from_ref(g)).len() > json_stream(std::slice::from_ref(o)).len()
+    });
+    let mean_items = |os: &[(&Order, &gob::Order)]| {
+        os.iter().map(|(o, _)| o.items.len()).sum::<usize>() as f64 / os.len().max(1) as f64
+    };
+    r.set("one.gob_bigger_share", bigger.len() as f64 / max as f64);
+    r.set("one.gob_bigger_items", mean_items(&bigger));
+    r.set("one.gob_smaller_items", mean_items(&smaller));
     r.set("one.first_json", json_stream(&corpus[..1]).len());
     let one = &points[0];
     let last = points.last().unwrap();
