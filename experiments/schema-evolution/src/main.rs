@@ -277,7 +277,17 @@ fn main() {
             t.row(["int32", "prost", &format!("{} (no error)", m.spent_vnd)]);
             r.set("int32.prost_ok", 1);
             r.set("int32.prost_value", m.spent_vnd);
-            r.set("int32.prost_lost", spent_vnd - i64::from(m.spent_vnd));
+            let lost = spent_vnd - i64::from(m.spent_vnd);
+            r.set("int32.prost_lost", lost);
+            // The offset is the dropped high bits, plus 2^32 when bit 31, kept as
+            // the sign bit of an i32, was set (the value then reads negative).
+            let high = (spent_vnd >> 32) << 32;
+            let sign = (spent_vnd >> 31) & 1;
+            r.set("int32.high_bits_value", high);
+            r.set(
+                "int32.lost_explained",
+                u8::from(lost == high + (sign << 32)),
+            );
         }
         Err(e) => {
             t.row(["int32", "prost", &short(e)]);
@@ -303,7 +313,9 @@ fn main() {
     }
     .encode_to_vec();
     let small_ok = CustomerInt32::decode(small.as_slice()).unwrap().spent_vnd == 1_000_000
-        && v3.parse_from_bytes(&small).is_ok();
+        && v3
+            .parse_from_bytes(&small)
+            .is_ok_and(|m| field(&v3, &*m, "spent_vnd").to_i32() == Some(1_000_000));
     r.set("int32.small_ok", u8::from(small_ok));
     match CustomerSint64::decode(v2_bytes.as_slice()) {
         Ok(m) => {
