@@ -418,6 +418,29 @@ fn main() {
         sum(|f| f.json_value) as f64 / sum(|f| f.payload) as f64,
     );
     results.set("saved_bytes", json.len() - bytes.len());
+    // What share of the bytes saved is framing (names, punctuation against keys
+    // and lengths) rather than values.
+    let json_meta = sum(|f| f.json_name) + sum(|f| f.json_comma) + braces;
+    let proto_meta = sum(|f| f.key) + sum(|f| f.len);
+    results.set(
+        "saved_meta_share",
+        (json_meta as f64 - proto_meta as f64) / (json.len() as f64 - bytes.len() as f64),
+    );
+    // The strings themselves, without JSON's quotes: the same bytes in both?
+    let strings: Vec<&str> = std::iter::once(product.name.as_str())
+        .chain(product.tags.iter().map(String::as_str))
+        .collect();
+    let json_text = |s: &str| serde_json::to_string(s).unwrap().len() - 2;
+    results.set(
+        "strings.json_bytes",
+        strings.iter().map(|s| json_text(s)).sum::<usize>(),
+    );
+    let string_fields = fields.iter().filter(|f| f.proto_type.ends_with("string"));
+    results.set(
+        "strings.proto_bytes",
+        string_fields.map(|f| f.payload).sum::<usize>(),
+    );
+    results.set("product.tag_count", product.tags.len());
     for f in &fields {
         results.set(&format!("fields.{}", f.name), f);
     }
@@ -480,6 +503,12 @@ fn main() {
     let mut k = Vec::new();
     put_key(&mut k, 15, WireType::Len);
     results.set("key.field15_bytes", k.len());
+    // The last field number whose key fits two bytes, and the first that does not.
+    for n in [2047, 2048] {
+        let mut k = Vec::new();
+        put_key(&mut k, n, WireType::Varint);
+        results.set(&format!("key.field{n}_bytes"), k.len());
+    }
     results.set("checks.prost_bytes_equal", u8::from(bytes == by_prost));
     results.set("checks.hand_decode_equal", u8::from(back == product));
     results.set("checks.prost_decode_equal", u8::from(via_prost == back));
