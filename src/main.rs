@@ -378,7 +378,7 @@ fn measure(
     let file = measured::experiments::measure_file::measure_to_file(&config, &opts, &progress)?;
     let p = file.provenance();
     println!(
-        "wrote {} ({} runs of {} on {}, {} cores, {})",
+        "wrote {} ({} runs of {} on {}, cores: {}, {})",
         opts.out.display(),
         file.runs.len(),
         file.experiment,
