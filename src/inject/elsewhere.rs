@@ -140,66 +140,77 @@ impl Injector<'_> {
         }
     }
 
+    /// The table: one column per machine, one row per fact of the machine, value and claim
+    /// (a page's measure holds a few machines side by side better than a dozen columns).
     fn machines_table(
         &self,
-        rows: &[Row<'_>],
+        machines: &[Row<'_>],
         values: &[Column],
         claims: &[&Claim],
         lang: &Lang,
     ) -> String {
         let t = &self.strings[lang];
-        let mut s = String::from("<div class=\"table-wrap\"><table class=\"nums\">\n<thead><tr>");
-        for key in ["machines_machine", "machines_cpu"] {
-            let _ = write!(
-                s,
-                "<th scope=\"col\" class=\"txt\">{}</th>",
-                escape(t.get(key))
-            );
-        }
-        let _ = write!(
-            s,
-            "<th scope=\"col\">{}</th>",
-            escape(t.get("machines_cores"))
+        let mut s = format!(
+            "<div class=\"table-wrap\"><table class=\"nums\">\n<thead><tr><th scope=\"col\" class=\"txt\">{}</th>",
+            escape(t.get("machines_machine"))
         );
-        for key in ["machines_os", "machines_rustc", "machines_when"] {
-            let _ = write!(
-                s,
-                "<th scope=\"col\" class=\"txt\">{}</th>",
-                escape(t.get(key))
-            );
-        }
-        for col in values {
-            let _ = write!(s, "<th scope=\"col\">{}</th>", escape(&col.label));
-        }
-        for c in claims {
-            let _ = write!(
-                s,
-                "<th scope=\"col\" class=\"txt\"><code>{}</code></th>",
-                escape(&c.entry.id)
-            );
+        for m in machines {
+            let _ = write!(s, "<th scope=\"col\">{}</th>", escape(&m.label));
         }
         s.push_str("</tr></thead>\n<tbody>\n");
-        for row in rows {
-            let p = &row.record.provenance;
+        // Every cell right-aligned under its machine; an outcome's class colours it.
+        let mut row = |label: &str, cell: &dyn Fn(&Row<'_>) -> (&'static str, String)| {
             let _ = write!(
                 s,
-                "<tr><th scope=\"row\" class=\"txt\">{}</th><td class=\"txt\">{}</td><td>{}</td><td class=\"txt\">Linux {}</td><td class=\"txt\">{}</td><td class=\"txt\"><time datetime=\"{}\">{}</time></td>",
-                escape(&row.label),
-                escape(&p.cpu),
-                p.cores,
-                escape(&p.kernel),
-                escape(&p.rustc),
-                escape(&p.measured_at),
-                escape(p.measured_at.get(..10).unwrap_or(&p.measured_at)),
+                "<tr><th scope=\"row\" class=\"txt\">{}</th>",
+                escape(label)
             );
-            for col in values {
-                let _ = write!(s, "<td>{}</td>", escape(&value_text(row.record, col, lang)));
-            }
-            for outcome in &row.decisions {
-                let (class, key) = outcome_key(*outcome);
-                let _ = write!(s, "<td class=\"txt {class}\">{}</td>", escape(t.get(key)));
+            for m in machines {
+                let (class, html) = cell(m);
+                if class.is_empty() {
+                    let _ = write!(s, "<td>{html}</td>");
+                } else {
+                    let _ = write!(s, "<td class=\"{class}\">{html}</td>");
+                }
             }
             s.push_str("</tr>\n");
+        };
+        let text = |f: fn(&Row<'_>) -> String| move |m: &Row<'_>| ("", escape(&f(m)));
+        row(
+            t.get("machines_cpu"),
+            &text(|m| m.record.provenance.cpu.clone()),
+        );
+        row(
+            t.get("machines_cores"),
+            &text(|m| m.record.provenance.cores.to_string()),
+        );
+        row(
+            t.get("machines_os"),
+            &text(|m| format!("Linux {}", m.record.provenance.kernel)),
+        );
+        row(
+            t.get("machines_rustc"),
+            &text(|m| m.record.provenance.rustc.clone()),
+        );
+        row(t.get("machines_when"), &|m: &Row<'_>| {
+            let at = &m.record.provenance.measured_at;
+            let day = at.get(..10).unwrap_or(at);
+            (
+                "",
+                format!("<time datetime=\"{}\">{}</time>", escape(at), escape(day)),
+            )
+        });
+        for col in values {
+            row(&col.label, &|m: &Row<'_>| {
+                ("", escape(&value_text(m.record, col, lang)))
+            });
+        }
+        for (i, c) in claims.iter().enumerate() {
+            let label = t.fill("machines_claim", &[("claim", &c.entry.id)]);
+            row(&label, &|m: &Row<'_>| {
+                let (class, key) = outcome_key(m.decisions[i]);
+                (class, escape(t.get(key)))
+            });
         }
         s.push_str("</tbody></table></div>");
         s
