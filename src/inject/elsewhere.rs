@@ -192,14 +192,14 @@ impl Injector<'_> {
             t.get("machines_rustc"),
             &text(|m| m.record.provenance.rustc.clone()),
         );
-        row(t.get("machines_when"), &|m: &Row<'_>| {
-            let at = &m.record.provenance.measured_at;
-            let day = at.get(..10).unwrap_or(at);
-            (
-                "",
-                format!("<time datetime=\"{}\">{}</time>", escape(at), escape(day)),
-            )
-        });
+        // The day only (the page's weight is counted; the provenance has the time).
+        row(
+            t.get("machines_when"),
+            &text(|m| {
+                let at = &m.record.provenance.measured_at;
+                at.get(..10).unwrap_or(at).to_string()
+            }),
+        );
         for col in values {
             row(&col.label, &|m: &Row<'_>| {
                 ("", escape(&value_text(m.record, col, lang)))
