@@ -86,6 +86,16 @@ fn machines(doc: &scraper::Html) -> Vec<String> {
 #[test]
 fn measure_writes_a_results_file_that_imports_back_and_a_tampered_copy_is_refused() {
     let site = speed_site();
+    let stderr = |out: std::process::Output| String::from_utf8_lossy(&out.stderr).to_string();
+    let e = stderr(site.cli(&["measure", "sped"]));
+    assert!(
+        e.contains("`sped` is not an experiment of this site\n  = help: did you mean `speed`?"),
+        "{e}"
+    );
+    let e = stderr(site.cli(&["measure", "speed", "--out", "content/a/speed.json"]));
+    assert!(e.contains("--out lies inside the site's sources"), "{e}");
+    assert!(!site.path("content/a/speed.json").exists());
+
     let out = site.cli(&["measure", "speed", "--out", "speed.results.json"]);
     assert!(
         out.status.success(),

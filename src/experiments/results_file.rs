@@ -473,7 +473,12 @@ fn string<'v>(path: &Path, field: &str, v: Option<&'v Value>) -> Result<&'v str,
 fn missing_or(path: &Path, field: &str, got: Option<&Value>, want: &str) -> Diagnostic {
     let message = match got {
         None => format!("missing (expected {want})"),
-        Some(v) => format!("is {}, expected {want}", crate::values::type_name(v)),
+        Some(Value::Null) => format!("is null, expected {want}"),
+        Some(v) => {
+            let name = crate::values::type_name(v);
+            let a = if name.starts_with('o') { "an" } else { "a" };
+            format!("is {a} {name}, expected {want}")
+        }
     };
     at(path, field, message, REMEASURE)
 }
@@ -492,5 +497,72 @@ fn only_keys(
             "is not a field of a results file",
             &format!("the fields here are: {}", known.join(", ")),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crates() -> BTreeMap<String, CrateInfo> {
+        let info = CrateInfo {
+            name: "e".into(),
+            dir: "experiments/e".into(),
+            files: Vec::new(),
+            source_hash: "0123456789abcdef0123".into(),
+        };
+        BTreeMap::from([("e".to_string(), info)])
+    }
+
+    /// A valid file of experiment `e` whose first run's results are `results`.
+    fn file(results: &str) -> String {
+        let provenance = r#"{"experiment": "e", "source_hash": "0123456789abcdef", "lock_hash": "l", "rustc": "rustc 1.0", "cpu": "cpu", "cores": 2, "kernel": "6.1", "measured_at": "2026-01-01T00:00:00Z", "load_before": [0, 0, 0], "load_after": [0, 0, 0], "duration_secs": 1, "quick": false, "command": "cargo run --release -- measure e --out e.results.json"}"#;
+        format!(
+            r#"{{"format": "measured-results/1", "experiment": "e", "source_hash": "0123456789abcdef", "runs": [{{"results": {results}, "output": "<b>printed</b>\n", "provenance": {provenance}}}]}}"#
+        )
+    }
+
+    fn error(text: &str) -> String {
+        parse(Path::new("r.json"), text.as_bytes(), &crates())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_valid_file_round_trips_and_its_output_may_hold_any_text() {
+        let r = parse(
+            Path::new("r.json"),
+            file(r#"{"x": 1.5}"#).as_bytes(),
+            &crates(),
+        )
+        .unwrap();
+        assert_eq!(r.runs[0].output, "<b>printed</b>\n");
+        let again = parse(Path::new("r.json"), &r.to_json(), &crates()).unwrap();
+        assert_eq!(again, r);
+        check_current(Path::new("r.json"), &r, &crates()).unwrap();
+        assert_eq!(r.record("k").results["x"], 1.5);
+    }
+
+    #[test]
+    fn numbers_beyond_f64_deep_nesting_and_unknown_fields_are_refused() {
+        let e = error(&file(r#"{"x": 1e400}"#));
+        assert!(e.starts_with("r.json:1:"), "{e}");
+        assert!(
+            e.contains("not finite") || e.contains("finite numbers only"),
+            "{e}"
+        );
+        let deep = format!("{}1{}", "{\"a\": ".repeat(40), "}".repeat(40));
+        let e = error(&file(&deep));
+        assert!(e.contains("nests deeper than 32 levels"), "{e}");
+        let e = error(&file(r#"{"x": 1}"#).replacen("\"runs\"", "\"extra\": 1, \"runs\"", 1));
+        assert!(
+            e.contains("$.extra: is not a field of a results file"),
+            "{e}"
+        );
+        let e = error(&file(r#"[1]"#));
+        assert!(
+            e.contains("$.runs[0].results: is a list, expected an object"),
+            "{e}"
+        );
     }
 }
