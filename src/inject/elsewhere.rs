@@ -69,9 +69,9 @@ impl MachinesOptions {
     }
 }
 
-/// One row: a machine, its measurements of the experiment (and whatever else it measured),
+/// One machine (a column): its name, its record of the experiment,
 /// and the decisions of the claims shown.
-struct Row<'m> {
+struct OnMachine<'m> {
     label: String,
     record: &'m Record,
     decisions: Vec<Option<Outcome>>,
@@ -98,7 +98,7 @@ impl Injector<'_> {
                 hint: e.hint,
             })?;
         }
-        let mut rows = vec![Row {
+        let mut rows = vec![OnMachine {
             label: self.primary_label(t),
             record: &primary.record,
             decisions: shown.iter().map(|(_, d)| d.map(|d| d.outcome)).collect(),
@@ -108,7 +108,7 @@ impl Injector<'_> {
                 continue;
             };
             let on_machine = measurements_of(records);
-            rows.push(Row {
+            rows.push(OnMachine {
                 label: machine.clone(),
                 record,
                 decisions: shown
@@ -144,7 +144,7 @@ impl Injector<'_> {
     /// (a page's measure holds a few machines side by side better than a dozen columns).
     fn machines_table(
         &self,
-        machines: &[Row<'_>],
+        machines: &[OnMachine<'_>],
         values: &[Column],
         claims: &[&Claim],
         lang: &Lang,
@@ -159,7 +159,7 @@ impl Injector<'_> {
         }
         s.push_str("</tr></thead>\n<tbody>\n");
         // Every cell right-aligned under its machine; an outcome's class colours it.
-        let mut row = |label: &str, cell: &dyn Fn(&Row<'_>) -> (&'static str, String)| {
+        let mut row = |label: &str, cell: &dyn Fn(&OnMachine<'_>) -> (&'static str, String)| {
             let _ = write!(
                 s,
                 "<tr><th scope=\"row\" class=\"txt\">{}</th>",
@@ -175,7 +175,7 @@ impl Injector<'_> {
             }
             s.push_str("</tr>\n");
         };
-        let text = |f: fn(&Row<'_>) -> String| move |m: &Row<'_>| ("", escape(&f(m)));
+        let text = |f: fn(&OnMachine<'_>) -> String| move |m: &OnMachine<'_>| ("", escape(&f(m)));
         row(
             t.get("machines_cpu"),
             &text(|m| m.record.provenance.cpu.clone()),
@@ -201,13 +201,13 @@ impl Injector<'_> {
             }),
         );
         for col in values {
-            row(&col.label, &|m: &Row<'_>| {
+            row(&col.label, &|m: &OnMachine<'_>| {
                 ("", escape(&value_text(m.record, col, lang)))
             });
         }
         for (i, c) in claims.iter().enumerate() {
             let label = t.fill("machines_claim", &[("claim", &c.entry.id)]);
-            row(&label, &|m: &Row<'_>| {
+            row(&label, &|m: &OnMachine<'_>| {
                 let (class, key) = outcome_key(m.decisions[i]);
                 (class, escape(t.get(key)))
             });
@@ -312,7 +312,7 @@ fn outcome_key(outcome: Option<Outcome>) -> (&'static str, &'static str) {
 }
 
 /// "Claim x holds on N of M machines", per claim: M counts the machines that decided it.
-fn summary(rows: &[Row<'_>], claims: &[&Claim], t: &Strings) -> String {
+fn summary(rows: &[OnMachine<'_>], claims: &[&Claim], t: &Strings) -> String {
     if claims.is_empty() {
         return String::new();
     }
