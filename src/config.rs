@@ -661,6 +661,26 @@ mod tests {
     }
 
     #[test]
+    fn the_primary_machine_is_a_machine_id_and_machines_live_in_machines() {
+        let c = parse_str(MINIMAL).unwrap();
+        assert_eq!(c.machines.primary, None);
+        assert!(c.machines.dir.ends_with("machines"));
+        let c = parse_str(&format!("{MINIMAL}[machines]\nprimary = \"big-box\"\n")).unwrap();
+        assert_eq!(c.machines.primary.as_deref(), Some("big-box"));
+        let e = parse_str(&format!("{MINIMAL}[machines]\nprimary = \"Big Box\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("site.toml:8:1: error: [machines] primary: machine id `Big Box` is not lowercase letters, digits and `-`"),
+            "{e}"
+        );
+        let e = parse_str(&format!("{MINIMAL}[machines]\nprimery = \"x\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `primery`"), "{e}");
+    }
+
+    #[test]
     fn runs_and_the_claims_budget_are_read_and_validated() {
         let text = format!(
             "{MINIMAL}[experiments]\nruns = 5\nquick_runs = 3\n[claims]\nextra_runs = 2\nextra_secs = 30\n"
