@@ -25,6 +25,7 @@ struct RawConfig {
     paginate: Option<usize>,
     experiments: Option<RawExperiments>,
     claims: Option<RawClaims>,
+    machines: Option<RawMachines>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
     /// A tag's own URL segment, by its name (`"C++" = "cpp"`).
@@ -77,6 +78,15 @@ struct RawClaims {
     extra_secs: Option<u64>,
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMachines {
+    /// Where imported machines' results are kept (committed): `<dir>/<machine>/<experiment>.json`.
+    dir: Option<PathBuf>,
+    /// The machine whose results the article text uses; absent: the machine that builds.
+    primary: Option<String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawHighlight {
@@ -117,6 +127,39 @@ impl RawExperiments {
             quick_runs,
         }
     }
+}
+
+impl RawMachines {
+    /// The `[machines]` table with its defaults.
+    fn validate(
+        self,
+        root: &Path,
+        err: &dyn Fn(&str, String) -> Diagnostic,
+        diags: &mut Diagnostics,
+    ) -> MachinesConfig {
+        let RawMachines { dir, primary } = self;
+        if let Some(problem) = primary.as_deref().and_then(machine_id_problem) {
+            diags.push(err("primary", format!("[machines] primary: {problem}")).with_hint(
+                "name a folder of machines/ (`measured results import` prints it), or remove `primary` to publish this machine's results",
+            ));
+        }
+        MachinesConfig {
+            dir: root.join(dir.unwrap_or_else(|| PathBuf::from("machines"))),
+            primary,
+        }
+    }
+}
+
+/// What is wrong with a machine id, if anything: `[a-z0-9][a-z0-9-]*`, at most 64 characters.
+pub fn machine_id_problem(id: &str) -> Option<String> {
+    let ok = id.len() <= 64
+        && id.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    (!ok).then(|| {
+        format!("machine id `{id}` is not lowercase letters, digits and `-` (at most 64), starting with a letter or digit")
+    })
 }
 
 impl RawClaims {
@@ -180,6 +223,7 @@ pub struct SiteConfig {
     pub paginate: Option<std::num::NonZeroUsize>,
     pub experiments: ExperimentsConfig,
     pub claims: ClaimsConfig,
+    pub machines: MachinesConfig,
     /// Whether the site has a search index and box (`[search] enabled`).
     pub search: bool,
     pub highlight_light: String,
@@ -207,6 +251,16 @@ impl ExperimentsConfig {
     pub fn runs_for(&self, quick: bool) -> usize {
         if quick { self.quick_runs } else { self.runs }
     }
+}
+
+/// The `[machines]` table: results of other machines, side by side with this one's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachinesConfig {
+    /// `machines/`: one folder per imported machine, one results file per experiment.
+    pub dir: PathBuf,
+    /// The imported machine whose results the article text uses (`None`: the machine that
+    /// builds, measuring or reusing its cache).
+    pub primary: Option<String>,
 }
 
 /// The `[claims]` table: how much more measuring an inconclusive claim may ask for.
@@ -397,6 +451,7 @@ fn validate(
         paginate,
         experiments,
         claims,
+        machines,
         highlight,
         search,
         tags,
@@ -445,6 +500,9 @@ fn validate(
         .unwrap_or_default()
         .validate(root, &err, &mut diags);
     let claims = claims.unwrap_or_default().validate();
+    let machines = machines
+        .unwrap_or_default()
+        .validate(root, &err, &mut diags);
     let (light, dark) = match highlight {
         Some(RawHighlight {
             light_theme,
@@ -490,6 +548,7 @@ fn validate(
         paginate: std::num::NonZeroUsize::new(paginate.unwrap_or(DEFAULT_PAGINATE)),
         experiments,
         claims,
+        machines,
         search: search.and_then(|s| s.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
@@ -599,6 +658,26 @@ mod tests {
             e.contains("default_language `fr` has no [languages.fr] table"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_primary_machine_is_a_machine_id_and_machines_live_in_machines() {
+        let c = parse_str(MINIMAL).unwrap();
+        assert_eq!(c.machines.primary, None);
+        assert!(c.machines.dir.ends_with("machines"));
+        let c = parse_str(&format!("{MINIMAL}[machines]\nprimary = \"big-box\"\n")).unwrap();
+        assert_eq!(c.machines.primary.as_deref(), Some("big-box"));
+        let e = parse_str(&format!("{MINIMAL}[machines]\nprimary = \"Big Box\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("site.toml:8:1: error: [machines] primary: machine id `Big Box` is not lowercase letters, digits and `-`"),
+            "{e}"
+        );
+        let e = parse_str(&format!("{MINIMAL}[machines]\nprimery = \"x\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `primery`"), "{e}");
     }
 
     #[test]

@@ -108,6 +108,24 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// Measure experiment NAME on this machine into a results file with its provenance (what a
+    /// reader runs from a clone of the blog; `results import` adds it as another machine).
+    Measure {
+        name: String,
+        /// Where to write the results file (default: NAME.results.json).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Fewer samples (also MEASURED_QUICK=1): for tests; such a file cannot be imported.
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Results files of other machines.
+    Results {
+        #[command(subcommand)]
+        action: ResultsCommand,
+    },
     /// Scaffold content/SLUG/index.<lang>.md for every language, or start one translation.
     New {
         slug: String,
@@ -137,6 +155,20 @@ enum Command {
     /// Remove a previous output `build` moved aside (run by `build` itself, detached).
     #[command(hide = true)]
     RemoveRetired { path: PathBuf },
+}
+
+#[derive(Subcommand)]
+enum ResultsCommand {
+    /// Check results files and add each to machines/<machine>/ (nothing is written unless all pass).
+    Import {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The machine's name (default: derived from its CPU and cores).
+        #[arg(long = "as", value_name = "NAME")]
+        as_name: Option<String>,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
 }
 
 /// Removes the previous output in a detached child process, so `build` returns at once; if no
@@ -201,6 +233,20 @@ fn main() -> ExitCode {
             drafts,
         }),
         Command::Freeze { root } => freeze(root),
+        Command::Measure {
+            name,
+            out,
+            root,
+            quick,
+        } => measure(name, out, &root, quick),
+        Command::Results {
+            action:
+                ResultsCommand::Import {
+                    files,
+                    as_name,
+                    root,
+                },
+        } => import_results(&files, as_name.as_deref(), &root),
         Command::New {
             slug,
             translate,
@@ -306,6 +352,60 @@ fn freeze(root: PathBuf) -> Result<(), measured::Diagnostics> {
     let names: BTreeSet<String> = built.experiments_used.iter().cloned().collect();
     for f in measured::experiments::freeze(&built.config, &names)? {
         println!("froze {}", f.display());
+    }
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stdout,
+    reason = "main's commands are the one place that prints"
+)]
+fn measure(
+    name: String,
+    out: Option<PathBuf>,
+    root: &std::path::Path,
+    quick: bool,
+) -> Result<(), measured::Diagnostics> {
+    let config = measured::config::load(root)?;
+    let env_quick = std::env::var("MEASURED_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{name}.results.json")));
+    let opts = measured::experiments::measure_file::MeasureOptions {
+        name,
+        out,
+        quick: quick || env_quick,
+    };
+    let progress = progress::Terminal::new();
+    let file = measured::experiments::measure_file::measure_to_file(&config, &opts, &progress)?;
+    let p = file.provenance();
+    println!(
+        "wrote {} ({} runs of {} on {}, cores: {}, {})",
+        opts.out.display(),
+        file.runs.len(),
+        file.experiment,
+        p.cpu,
+        p.cores,
+        p.rustc
+    );
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stdout,
+    reason = "main's commands are the one place that prints"
+)]
+fn import_results(
+    files: &[PathBuf],
+    as_name: Option<&str>,
+    root: &std::path::Path,
+) -> Result<(), measured::Diagnostics> {
+    let config = measured::config::load(root)?;
+    for i in measured::experiments::machines::import(&config, files, as_name)? {
+        println!(
+            "{} {} of machine `{}` (commit it)",
+            if i.replaced { "replaced" } else { "imported" },
+            i.path.display(),
+            i.machine
+        );
     }
     Ok(())
 }

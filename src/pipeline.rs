@@ -235,6 +235,7 @@ impl Session {
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
         warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
         warnings.extend(drift);
+        warnings.extend(m.warnings.iter().cloned());
         warnings.extend(
             bodies
                 .bodies

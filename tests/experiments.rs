@@ -518,7 +518,8 @@ fn articles_get_a_reproduce_section_and_a_results_json() {
     assert_eq!(
         command,
         [
-            "cd experiments && cargo build --release -p nums && cd nums && MEASURED_RESULTS=results.json ../target/release/nums"
+            "cd experiments && cargo build --release -p nums && cd nums && MEASURED_RESULTS=results.json ../target/release/nums",
+            "cargo run --release -- measure nums --out nums.results.json",
         ]
     );
     assert_eq!(

@@ -188,7 +188,7 @@ fn advice(claim: &Claim, d: &Decision, cx: &Context<'_>) -> String {
     let frozen = names.iter().any(|n| {
         cx.m.by_name
             .get(*n)
-            .is_some_and(|f| f.origin == Origin::Frozen)
+            .is_some_and(|f| matches!(f.origin, Origin::Frozen | Origin::Imported))
     });
     let rerun = names
         .first()

@@ -74,7 +74,8 @@ pub struct Budget {
 impl Budget {
     /// The site's budget; none for a `--frozen` build, which never runs anything.
     pub fn of(config: &SiteConfig, opts: &ExperimentOptions) -> Budget {
-        let (extra_runs, extra_time) = if opts.frozen {
+        // Neither frozen nor imported results are ever measured again.
+        let (extra_runs, extra_time) = if opts.frozen || config.machines.primary.is_some() {
             (0, Duration::ZERO)
         } else {
             (config.claims.extra_runs, config.claims.extra_time)

@@ -5,6 +5,9 @@
 pub mod combine;
 pub mod history;
 pub mod machine;
+pub mod machines;
+pub mod measure_file;
+pub mod results_file;
 pub mod runner;
 pub mod runs;
 pub mod store;
@@ -154,6 +157,8 @@ pub enum Origin {
     Cached,
     /// Taken from the committed `frozen/` folder.
     Frozen,
+    /// Taken from `machines/<primary>/`: results of the machine `site.toml` names as primary.
+    Imported,
 }
 
 /// A measurement used by the build.
@@ -174,6 +179,13 @@ pub struct Measurements {
     pub libraries: BTreeMap<String, CrateInfo>,
     /// Experiments built and run by this build, in order.
     pub ran: Vec<String>,
+    /// Other machines' current results of the experiments the pages use, by machine then
+    /// experiment (`machines/`; the primary, when imported, is in `by_name` instead).
+    pub elsewhere: BTreeMap<String, BTreeMap<String, Record>>,
+    /// The imported machine `by_name` comes from (`[machines] primary`); `None`: this one.
+    pub primary: Option<String>,
+    /// What the build reports without failing: stale results files of other machines.
+    pub warnings: Vec<crate::diag::Diagnostic>,
 }
 
 /// Reports progress to whoever prints (only `main` prints).
@@ -248,6 +260,14 @@ pub fn measure_on(
         .filter(|n| measurements.crates.contains_key(*n))
         .cloned()
         .collect();
+    let mut loaded = machines::load(config, &measurements.crates, &wanted)?;
+    measurements.warnings = std::mem::take(&mut loaded.warnings);
+    if let Some(primary) = &config.machines.primary {
+        let mine = loaded.machines.remove(primary).unwrap_or_default();
+        measurements.elsewhere = loaded.machines;
+        return imported_primary(config, primary, mine, &wanted, measurements);
+    }
+    measurements.elsewhere = loaded.machines;
     let mut runner = runs::Runner::new(config, opts, progress, machine);
     if opts.frozen {
         return frozen(&runner.store, &wanted, measurements);
@@ -276,6 +296,47 @@ pub fn measure_on(
     }
     let diags = runner.run_plan(&mut measurements, &plan);
     diags.into_result(measurements)
+}
+
+/// The measurements of the primary machine `site.toml` names: its imported results, every
+/// experiment the pages use.
+fn imported_primary(
+    config: &SiteConfig,
+    primary: &str,
+    mut mine: BTreeMap<String, Record>,
+    wanted: &BTreeSet<String>,
+    mut m: Measurements,
+) -> Result<Measurements, Diagnostics> {
+    let mut diags = Diagnostics::default();
+    for name in wanted {
+        match mine.remove(name) {
+            Some(record) => {
+                m.by_name.insert(
+                    name.clone(),
+                    Measurement {
+                        record,
+                        origin: Origin::Imported,
+                    },
+                );
+            }
+            None => {
+                let path = config
+                    .machines
+                    .dir
+                    .join(primary)
+                    .join(format!("{name}.json"));
+                diags.push(
+                    crate::diag::Diagnostic::new(
+                        crate::diag::Place::file(&path),
+                        format!("[machines] primary = \"{primary}\", and that machine has no current results of `{name}`"),
+                    )
+                    .with_hint(format!("measure it there (`measured measure {name} --out FILE`) and import the file with `measured results import FILE --as {primary}`, or remove `primary` from site.toml to publish this machine's results")),
+                );
+            }
+        }
+    }
+    m.primary = Some(primary.to_string());
+    diags.into_result(m)
 }
 
 fn frozen(
@@ -307,6 +368,12 @@ pub fn reproduce_command(name: &str, quick: bool) -> String {
     format!(
         "cd experiments && cargo build --release -p {name} && cd {name} && {env}MEASURED_RESULTS=results.json ../target/release/{name}"
     )
+}
+
+/// The command a reader runs, from a clone of the blog, to measure experiment `name` on their
+/// machine into a results file they can send (`measured results import` reads it).
+pub fn measure_command(name: &str) -> String {
+    format!("cargo run --release -- measure {name} --out {name}.results.json")
 }
 
 /// Copies the results the current content uses into the committed `frozen/` folder.

@@ -157,26 +157,14 @@ impl<'a> Runner<'a> {
         self.progress
             .run_finished(name, outcome.is_ok(), started.elapsed());
         let outcome = outcome.map_err(|f| f.diagnostic(name, &info.dir))?;
-        let run = Run {
-            results: outcome.results,
-            output: outcome.stdout,
-            provenance: Provenance {
-                experiment: name.to_string(),
-                source_hash: info.source_hash[..16].to_string(),
-                lock_hash: self.lock_hash[..16].to_string(),
-                rustc: self.machine.rustc.clone(),
-                cpu: self.machine.cpu.clone(),
-                cores: self.machine.cores,
-                kernel: self.machine.kernel.clone(),
-                memory: self.machine.memory,
-                measured_at: outcome.started_at,
-                load_before: outcome.load_before,
-                load_after: outcome.load_after,
-                duration_secs: outcome.elapsed.as_secs_f64(),
-                quick: self.opts.quick,
-                command: reproduce_command(name, self.opts.quick),
-            },
-        };
+        let run = run_of(
+            outcome,
+            info,
+            &self.lock_hash,
+            self.machine,
+            self.opts.quick,
+            reproduce_command(name, self.opts.quick),
+        );
         let key = self.key(m, name);
         let kept = self.store.history().append(&key, &run);
         let record = match m.by_name.remove(name) {
@@ -225,5 +213,37 @@ impl Remeasure for Runner<'_> {
             self.compile(&all).into_result(())?;
         }
         self.once(m, name, position).map_err(Diagnostics::one)
+    }
+}
+
+/// The run of `outcome` of experiment `info`, with its provenance: this machine, the lockfile
+/// as built, and `command`, the one that reproduces it.
+pub(super) fn run_of(
+    outcome: runner::Outcome,
+    info: &workspace::CrateInfo,
+    lock_hash: &str,
+    machine: &Machine,
+    quick: bool,
+    command: String,
+) -> Run {
+    Run {
+        results: outcome.results,
+        output: outcome.stdout,
+        provenance: Provenance {
+            experiment: info.name.clone(),
+            source_hash: info.source_hash[..16].to_string(),
+            lock_hash: lock_hash[..16].to_string(),
+            rustc: machine.rustc.clone(),
+            cpu: machine.cpu.clone(),
+            cores: machine.cores,
+            kernel: machine.kernel.clone(),
+            memory: machine.memory,
+            measured_at: outcome.started_at,
+            load_before: outcome.load_before,
+            load_after: outcome.load_after,
+            duration_secs: outcome.elapsed.as_secs_f64(),
+            quick,
+            command,
+        },
     }
 }

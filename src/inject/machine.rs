@@ -49,7 +49,10 @@ impl Hooks for PageHooks<'_, '_> {
         body: &str,
         lang: &Lang,
     ) -> Result<String, HookError> {
-        self.injector.block(kind, args, body, lang)
+        match kind {
+            BlockKind::Machines => self.injector.machines(args.trim(), body, lang, self.claims),
+            _ => self.injector.block(kind, args, body, lang),
+        }
     }
 
     fn names_experiment(&self, name: &str) -> bool {

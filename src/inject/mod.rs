@@ -4,6 +4,7 @@
 //! (`source`).
 
 mod claim;
+mod elsewhere;
 mod machine;
 mod source;
 
@@ -58,6 +59,7 @@ impl Hooks for Injector<'_> {
         match kind {
             BlockKind::Experiment => self.figure(args.trim(), body, lang),
             BlockKind::Source => self.excerpt(args, lang),
+            BlockKind::Machines => self.machines(args.trim(), body, lang, None),
         }
     }
 }

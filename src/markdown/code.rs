@@ -1,4 +1,4 @@
-//! Code blocks: an ```` ```experiment ```` or ```` ```source ```` block goes to the experiment
+//! Code blocks: an ```` ```experiment ````, ```` ```machines ```` or ```` ```source ```` block goes to the experiment
 //! stage's hooks; other code is highlighted by its language token (or escaped, without one).
 
 use pulldown_cmark::CodeBlockKind;
@@ -30,6 +30,7 @@ pub(super) fn block<'i>(kind: &'i CodeBlockKind<'_>) -> Block<'i> {
     match word {
         "experiment" => Block::Hook(BlockKind::Experiment, args),
         "source" => Block::Hook(BlockKind::Source, args),
+        "machines" => Block::Hook(BlockKind::Machines, args),
         "mermaid" => Block::Mermaid(args),
         _ => Block::Code(word.split(',').next().unwrap_or_default()),
     }

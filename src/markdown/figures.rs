@@ -86,7 +86,7 @@ impl Figures {
                 Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
                     in_code = true;
                     let word = info.split_whitespace().next().unwrap_or_default();
-                    matches!(word, "experiment" | "mermaid")
+                    matches!(word, "experiment" | "machines" | "mermaid")
                         .then(|| split_id(info).0.map(str::to_string))
                         .flatten()
                 }

@@ -86,6 +86,8 @@ pub enum BlockKind {
     Experiment,
     /// ```` ```source <experiment> <region> ````: an excerpt of an experiment's source.
     Source,
+    /// ```` ```machines <name> ````: an experiment's values and claims on every machine.
+    Machines,
 }
 
 /// What went wrong in a hook, without a place (the Markdown stage adds it).
@@ -198,7 +200,8 @@ pub fn render(input: &Input<'_>) -> Result<Rendered, Diagnostics> {
     pass.finish(html)
 }
 
-/// The experiments a body refers to, and where: `{{ name.… }}`, `experiment name`, `source name …`.
+/// The experiments a body refers to, and where: `{{ name.… }}`, `experiment name`, `machines name`,
+/// `source name …`.
 pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
     let mut refs = Vec::new();
     let mut in_code = false;
@@ -208,7 +211,7 @@ pub fn experiment_refs(body: &str) -> Vec<(String, Range<usize>)> {
                 in_code = true;
                 if let CodeBlockKind::Fenced(info) = kind {
                     let mut words = info.split_whitespace();
-                    if let (Some("experiment" | "source"), Some(name)) =
+                    if let (Some("experiment" | "source" | "machines"), Some(name)) =
                         (words.next(), words.next())
                     {
                         refs.push((name.to_string(), range.clone()));

@@ -394,7 +394,7 @@ impl<'a, 'i> Pass<'a, 'i> {
         let input = self.input;
         let (id, args) = figures::split_id(args);
         let label = match id {
-            Some(id) if kind == super::BlockKind::Experiment => {
+            Some(id) if kind != super::BlockKind::Source => {
                 Some((id, self.figures.define(id, input.labels)?))
             }
             Some(id) => {
@@ -525,10 +525,14 @@ impl<'a, 'i> Pass<'a, 'i> {
                 self.diagram(args, code, offset)
             }
             Block::Hook(kind, args) => match self.hook_block(kind, args, code) {
-                Ok(html) if kind == super::BlockKind::Experiment => {
+                Ok(html) if kind != super::BlockKind::Source => {
                     // A figure is an injected value too, for the languages' parity.
                     let name = args.split_whitespace().next().unwrap_or_default();
-                    self.values.injected.insert(format!("```experiment {name}"));
+                    let word = match kind {
+                        super::BlockKind::Machines => "machines",
+                        _ => "experiment",
+                    };
+                    self.values.injected.insert(format!("```{word} {name}"));
                     self.text.html(&html);
                     html
                 }

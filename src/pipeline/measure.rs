@@ -65,7 +65,7 @@ impl Session {
         // Unchanged experiment sources, results and options give the same measurements.
         let measurements = match files {
             Some(files) => {
-                let key = experiments_stamp(files, &wanted, opts);
+                let key = experiments_stamp(files, &wanted, opts, &config.machines);
                 memo.measurements.try_get_or(key, measure)?
             }
             None => {
@@ -142,15 +142,16 @@ pub(super) fn refs_of(doc: &SourceDoc) -> BTreeSet<String> {
 }
 
 /// Identity of everything the experiment stage reads when nothing needs running: the
-/// experiments' files (not their build output), the stored and frozen results, what the pages
-/// want and the options. Names, sizes and modification times, like `make`.
+/// experiments' files (not their build output), the stored, frozen and imported results, what
+/// the pages want, the options and `[machines]`. Names, sizes and modification times, like `make`.
 fn experiments_stamp(
     files: blake3::Hash,
     wanted: &BTreeSet<String>,
     opts: &ExperimentOptions,
+    machines: &crate::config::MachinesConfig,
 ) -> blake3::Hash {
     let mut h = blake3::Hasher::new();
-    h.update(format!("{wanted:?}\0{}\0{}", opts.quick, opts.frozen).as_bytes());
+    h.update(format!("{wanted:?}\0{}\0{}\0{machines:?}", opts.quick, opts.frozen).as_bytes());
     h.update(files.as_bytes());
     h.finalize()
 }

@@ -9,11 +9,12 @@ use crate::config::SiteConfig;
 use super::BuildOptions;
 
 /// The folders the experiment stage reads.
-fn experiment_trees(config: &SiteConfig) -> [PathBuf; 3] {
+fn experiment_trees(config: &SiteConfig) -> [PathBuf; 4] {
     [
         config.experiments.dir.clone(),
         config.cache_dir().join("results"),
         config.experiments.frozen_dir.clone(),
+        config.machines.dir.clone(),
     ]
 }
 

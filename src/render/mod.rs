@@ -483,6 +483,7 @@ pub(crate) mod tests {
                     experiment: "dns".into(),
                     source_url: "/experiments/dns/".into(),
                     command: "measured build --rerun dns".into(),
+                    measure: "cargo run --release -- measure dns --out dns.results.json".into(),
                     lock_hash: "l".into(),
                     source_hash: "s".into(),
                     machine: "cpu, 2 × CPU, Linux 6".into(),

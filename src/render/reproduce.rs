@@ -15,6 +15,8 @@ pub struct Reproduce {
     pub experiment: String,
     pub source_url: String,
     pub command: String,
+    /// The command a reader runs to measure it on their machine into a results file.
+    pub measure: String,
     pub lock_hash: String,
     pub source_hash: String,
     pub machine: String,
@@ -38,6 +40,7 @@ pub fn reproduce_of(
                 experiment: name.clone(),
                 source_url: format!("{}experiments/{name}/", config.lang_prefix(&page.doc.lang)),
                 command: p.command.clone(),
+                measure: crate::experiments::measure_command(name),
                 lock_hash: p.lock_hash.clone(),
                 source_hash: p.source_hash.clone(),
                 machine: format!("{}, {} × CPU, Linux {}", p.cpu, p.cores, p.kernel),

@@ -1,5 +1,5 @@
 //! Watching the site's sources: a notify debouncer on `content/`, `pages/`, `templates/`,
-//! `static/`, `site.toml` and each experiment (never `experiments/target`, `.measured/` or
+//! `static/`, `machines/`, `site.toml` and each experiment (never `experiments/target`, `.measured/` or
 //! `public/`), and the rules that turn file events into a [`Changes`] worth a rebuild or into
 //! nothing.
 
@@ -20,7 +20,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(25);
 const TICK: Duration = Duration::from_millis(5);
 
 /// The source folders watched recursively (experiments are watched one by one).
-const TREES: [&str; 4] = ["content", "pages", "templates", "static"];
+const TREES: [&str; 5] = ["content", "pages", "templates", "static", "machines"];
 
 /// What part of the site a changed file belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -31,6 +31,8 @@ pub enum Kind {
     Static,
     /// An experiment's source, by folder name.
     Experiment(String),
+    /// Imported machines' results (`machines/`).
+    Machines,
     /// The watcher lost events: anything may have changed.
     Unknown,
 }
@@ -72,6 +74,7 @@ pub fn classify(rel: &Path) -> Option<Kind> {
         ["content", ..] | ["pages", ..] => Some(Kind::Content),
         ["templates", ..] => Some(Kind::Templates),
         ["static", ..] => Some(Kind::Static),
+        ["machines", ..] => Some(Kind::Machines),
         ["experiments", "target", ..] => None,
         ["experiments", name, ..] => Some(Kind::Experiment(name.to_string())),
         _ => None,
@@ -208,6 +211,7 @@ mod tests {
                 Some(Kind::Experiment("varint".into())),
             ),
             ("experiments/target/release/varint", None),
+            ("machines/big-box/varint.json", Some(Kind::Machines)),
             ("public/index.html", None),
             (".measured/highlight.json", None),
             ("target/debug/measured", None),

@@ -8,12 +8,13 @@ use super::MARKER;
 use crate::diag::{Diagnostic, Diagnostics, Place, io_error};
 
 /// The site's own files and folders under its root: an output may neither be nor hold them.
-const SOURCES: [&str; 7] = [
+const SOURCES: [&str; 8] = [
     "content",
     "templates",
     "static",
     "experiments",
     "frozen",
+    "machines",
     "site.toml",
     ".measured",
 ];
@@ -46,6 +47,7 @@ fn sources(root: &Path) -> Vec<PathBuf> {
     if let Ok(config) = crate::config::load(root) {
         sources.push(resolve(&config.experiments.dir));
         sources.push(resolve(&config.experiments.frozen_dir));
+        sources.push(resolve(&config.machines.dir));
     }
     sources
 }
