@@ -1,15 +1,18 @@
-//! The files of one language's index, from its pages: an entry, chunks of words and one
-//! fragment per page; `static/search.js` reads them.
+//! The files of one language's index, from its pages: an entry, chunks of words and bundles of
+//! the pages' fragments; `static/search.js` reads them.
 //!
-//! - `index.json`: `{"version":1,"pages":N,"set":S,"chunks":[[first,last,file],…]}`: which
-//!   chunk holds which range of words (sorted), and the folder of the fragments.
+//! - `index.json`: `{"version":2,"pages":N,"set":S,"chunks":[[first,last,file],…],
+//!   "bundles":[n0,n1,…]}`: which chunk holds which range of words (sorted), the folder of the
+//!   fragments, and how many consecutive pages each bundle holds.
 //! - `c/<hash>.json` (named by content, so a browser never mixes two versions):
 //!   `{"<folded word>":{"<spelling>":[page,score,page,score,…],…},…}` for a range of words.
 //!   A score is the word's BM25 weight in that page × 100, headings weighing more; a query
 //!   sums them over its words.
-//! - `f/<S>/<page>.json`: `{"url":…,"title":…,"text":…}`, loaded for the results shown
-//!   (their excerpts are cut from the text). `S` changes when the list of pages does, so
-//!   page numbers of one version never reach the fragments of another.
+//! - `f/<S>/<bundle>.json`: `[{"url":…,"title":…,"text":…},…]`, the fragments of the pages
+//!   of bundle `b` (pages `n0 + … + n(b-1)` on), loaded for the results shown (their excerpts
+//!   are cut from the text). A bundle rather than a file per page: a file costs a build far
+//!   more than its bytes, and a site of 10,000 pages would write 10,000 of them. `S` is the
+//!   hash of every bundle, so page numbers and texts of one version never meet another's.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -24,6 +27,10 @@ use super::words;
 
 /// About how many bytes of postings a chunk holds (a word with more stays whole).
 const CHUNK_BYTES: usize = 32 * 1024;
+/// At most how many bytes of fragments a bundle holds (a larger page has one of its own): about
+/// 20 KB once a static host compresses it, so the benchmark's pages of 6 KB of text share a
+/// file by ten (docs/performance.md, *Files written*).
+const BUNDLE_BYTES: usize = 64 * 1024;
 /// BM25's saturation of repeated words and its length normalisation.
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -31,32 +38,23 @@ const B: f64 = 0.75;
 /// The index files of `pages` (in the order their numbers follow), paths under `dir`.
 pub fn build(dir: &str, pages: &[Page]) -> Files {
     let mut files = Files::new();
-    let set = set_key(pages);
     let mut chunks = Vec::new();
     for (first, last, body) in chunk(&postings(pages)) {
         let name = format!("c/{}.json", &blake3::hash(body.as_bytes()).to_hex()[..12]);
         files.push((format!("{dir}/{name}"), body.into_bytes()));
         chunks.push((first, last, name));
     }
-    let fragments: Vec<(String, Vec<u8>)> = pages
-        .par_iter()
-        .enumerate()
-        .map(|(id, page)| {
-            let fragment = Fragment {
-                url: &page.url,
-                title: &page.title,
-                text: &page.text,
-            };
-            let bytes = serde_json::to_vec(&fragment).expect("strings serialise");
-            (format!("{dir}/f/{set}/{id}.json"), bytes)
-        })
-        .collect();
-    files.extend(fragments);
+    let (set, bundles) = bundles(pages);
+    let sizes: Vec<usize> = bundles.iter().map(|(n, _)| *n).collect();
+    for (b, (_, body)) in bundles.into_iter().enumerate() {
+        files.push((format!("{dir}/f/{set}/{b}.json"), body));
+    }
     let entry = serde_json::json!({
-        "version": 1,
+        "version": 2,
         "pages": pages.len(),
         "set": set,
         "chunks": chunks,
+        "bundles": sizes,
     });
     files.push((format!("{dir}/index.json"), entry.to_string().into_bytes()));
     files
@@ -70,14 +68,39 @@ struct Fragment<'a> {
     text: &'a str,
 }
 
-/// Names the list of pages (their URLs in order).
-fn set_key(pages: &[Page]) -> String {
-    let mut hasher = blake3::Hasher::new();
-    for page in pages {
-        hasher.update(page.url.as_bytes());
-        hasher.update(b"\n");
+/// The fragments of `pages` in bundles of consecutive pages of about [`BUNDLE_BYTES`] each:
+/// (pages in the bundle, JSON array of their fragments); and the set key naming them all,
+/// the hash of every bundle, so a browser never mixes the bundles of two versions.
+fn bundles(pages: &[Page]) -> (String, Vec<(usize, Vec<u8>)>) {
+    let fragments: Vec<Vec<u8>> = pages
+        .par_iter()
+        .map(|page| {
+            let fragment = Fragment {
+                url: &page.url,
+                title: &page.title,
+                text: &page.text,
+            };
+            serde_json::to_vec(&fragment).expect("strings serialise")
+        })
+        .collect();
+    let mut bundles: Vec<(usize, Vec<u8>)> = Vec::new();
+    for fragment in fragments {
+        match bundles.last_mut() {
+            Some((n, body)) if body.len() + fragment.len() < BUNDLE_BYTES => {
+                *n += 1;
+                body.push(b',');
+                body.extend_from_slice(&fragment);
+            }
+            _ => bundles.push((1, [b"[".as_slice(), &fragment].concat())),
+        }
     }
-    hasher.finalize().to_hex()[..10].to_string()
+    bundles.iter_mut().for_each(|(_, body)| body.push(b']'));
+    let hashes: Vec<blake3::Hash> = bundles.par_iter().map(|(_, b)| blake3::hash(b)).collect();
+    let mut set = blake3::Hasher::new();
+    hashes.iter().for_each(|h| {
+        set.update(h.as_bytes());
+    });
+    (set.finalize().to_hex()[..10].to_string(), bundles)
 }
 
 /// Folded word → spelling → (page, score), pages in increasing order.
@@ -343,19 +366,80 @@ mod tests {
         assert!(other[1].as_u64() > Some(0));
     }
 
+    /// The fragment of page `id`, found through the entry's bundles as search.js does.
+    fn fragment(files: &Files, id: usize) -> serde_json::Value {
+        let entry = json(files, "s/index.json");
+        let set = entry["set"].as_str().unwrap();
+        let mut first = 0;
+        for (b, n) in entry["bundles"].as_array().unwrap().iter().enumerate() {
+            let n = n.as_u64().unwrap() as usize;
+            if id < first + n {
+                return json(files, &format!("s/f/{set}/{b}.json"))[id - first].clone();
+            }
+            first += n;
+        }
+        panic!("page {id} is in no bundle: {entry}")
+    }
+
     #[test]
     fn fragments_carry_url_title_and_text_under_the_set_of_pages() {
         let pages = pages(&[("/en/x/", "T & U", "<p>body</p>")]);
         let files = build("s", &pages);
         let entry = json(&files, "s/index.json");
         assert_eq!(entry["pages"], 1);
-        let set = entry["set"].as_str().unwrap();
-        let fragment = json(&files, &format!("s/f/{set}/0.json"));
+        let fragment = fragment(&files, 0);
         assert_eq!(fragment["url"], "/en/x/");
         assert_eq!(fragment["title"], "T & U");
         assert_eq!(fragment["text"], "T & U body");
         let renamed = build("s", &pages_named(&["/en/y/"]));
         assert_ne!(json(&renamed, "s/index.json")["set"], entry["set"]);
+        let edited = build("s", &self::pages(&[("/en/x/", "T & U", "<p>edited</p>")]));
+        assert_ne!(
+            json(&edited, "s/index.json")["set"],
+            entry["set"],
+            "another text is another set: a browser never mixes the two"
+        );
+    }
+
+    #[test]
+    fn fragments_share_bundles_of_consecutive_pages_within_the_bound() {
+        // 300 pages of about 2 KB of text each, and one page larger than a bundle.
+        let text: String = (0..300).map(|i| format!("từ{i} ")).collect();
+        let mut articles: Vec<(String, String)> = (0..300)
+            .map(|i| (format!("/p{i}/"), format!("<p>{text}</p>")))
+            .collect();
+        let huge: String = (0..20_000).map(|i| format!("w{i} ")).collect();
+        articles.insert(150, ("/huge/".into(), format!("<p>{huge}</p>")));
+        let refs: Vec<(&str, &str, &str)> = articles
+            .iter()
+            .map(|(url, html)| (url.as_str(), "", html.as_str()))
+            .collect();
+        let files = build("s", &pages(&refs));
+        let bundles: Vec<&(String, Vec<u8>)> =
+            files.iter().filter(|(p, _)| p.contains("/f/")).collect();
+        let entry = json(&files, "s/index.json");
+        let sizes = entry["bundles"].as_array().unwrap();
+        assert_eq!(sizes.len(), bundles.len());
+        let total: u64 = sizes.iter().map(|n| n.as_u64().unwrap()).sum();
+        assert_eq!(total, 301, "every page in one bundle");
+        for (path, bytes) in &bundles {
+            let held = serde_json::from_slice::<Vec<serde_json::Value>>(bytes).unwrap();
+            assert!(
+                bytes.len() <= BUNDLE_BYTES || held.len() == 1,
+                "{path}: {} bytes for {} pages",
+                bytes.len(),
+                held.len()
+            );
+        }
+        assert!(
+            bundles.len() * 20 < 301,
+            "pages of 2 KB share files by more than 20: {} bundles",
+            bundles.len()
+        );
+        for id in [0, 149, 150, 151, 300] {
+            let url = &refs[id].0;
+            assert_eq!(fragment(&files, id)["url"], *url, "page {id}");
+        }
     }
 
     fn pages_named(paths: &[&str]) -> Vec<Page> {
