@@ -191,6 +191,22 @@ impl Memo {
     }
 }
 
+/// Everything besides a page's own data that its HTML depends on: configuration, templates
+/// and UI strings.
+pub(super) fn theme_fingerprint(config: &SiteConfig, theme: &crate::theme::Theme) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(
+        std::fs::read(config.root.join("site.toml"))
+            .unwrap_or_default()
+            .as_slice(),
+    );
+    for (name, t) in &theme.templates {
+        h.update(name.as_bytes());
+        h.update(t.text.as_bytes());
+    }
+    h.finalize()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
