@@ -254,12 +254,8 @@ impl Session {
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
         warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
         warnings.extend(drift);
-        warnings.extend(
-            bodies
-                .bodies
-                .iter()
-                .flat_map(|b| b.warnings.iter().cloned()),
-        );
+        let of_bodies = bodies.bodies.iter().flat_map(|b| b.warnings.iter());
+        warnings.extend(of_bodies.cloned());
         let inputs = RenderInputs {
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
