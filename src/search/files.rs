@@ -28,9 +28,14 @@ use super::words;
 /// About how many bytes of postings a chunk holds (a word with more stays whole).
 const CHUNK_BYTES: usize = 32 * 1024;
 /// At most how many bytes of fragments a bundle holds (a larger page has one of its own): about
-/// 20 KB once a static host compresses it, so the benchmark's pages of 6 KB of text share a
-/// file by ten (docs/performance.md, *Files written*).
+/// 20 KB of prose once a static host compresses it, so the benchmark's pages of 9 KB of text
+/// share a file by seven (docs/performance.md, ninth round).
 const BUNDLE_BYTES: usize = 64 * 1024;
+/// A site's texts fill at least this many bundles before bundles grow to [`BUNDLE_BYTES`], and
+/// a bundle may hold [`MIN_BUNDLE_BYTES`] whatever the site: a small site, whose files cost a
+/// build little, keeps small bundles, so a result does not bring its neighbours' texts.
+const BUNDLES: usize = 64;
+const MIN_BUNDLE_BYTES: usize = 16 * 1024;
 /// BM25's saturation of repeated words and its length normalisation.
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -68,7 +73,7 @@ struct Fragment<'a> {
     text: &'a str,
 }
 
-/// The fragments of `pages` in bundles of consecutive pages of about [`BUNDLE_BYTES`] each:
+/// The fragments of `pages` in bundles of consecutive pages of at most [`bundle_bytes`] each:
 /// (pages in the bundle, JSON array of their fragments); and the set key naming them all,
 /// the hash of every bundle, so a browser never mixes the bundles of two versions.
 fn bundles(pages: &[Page]) -> (String, Vec<(usize, Vec<u8>)>) {
@@ -83,10 +88,11 @@ fn bundles(pages: &[Page]) -> (String, Vec<(usize, Vec<u8>)>) {
             serde_json::to_vec(&fragment).expect("strings serialise")
         })
         .collect();
+    let bound = bundle_bytes(fragments.iter().map(Vec::len).sum());
     let mut bundles: Vec<(usize, Vec<u8>)> = Vec::new();
     for fragment in fragments {
         match bundles.last_mut() {
-            Some((n, body)) if body.len() + fragment.len() < BUNDLE_BYTES => {
+            Some((n, body)) if body.len() + fragment.len() < bound => {
                 *n += 1;
                 body.push(b',');
                 body.extend_from_slice(&fragment);
@@ -101,6 +107,11 @@ fn bundles(pages: &[Page]) -> (String, Vec<(usize, Vec<u8>)>) {
         set.update(h.as_bytes());
     });
     (set.finalize().to_hex()[..10].to_string(), bundles)
+}
+
+/// How many bytes a bundle may hold when the fragments come to `total` bytes.
+fn bundle_bytes(total: usize) -> usize {
+    (total / BUNDLES).clamp(MIN_BUNDLE_BYTES, BUNDLE_BYTES)
 }
 
 /// Folded word → spelling → (page, score), pages in increasing order.
@@ -401,45 +412,77 @@ mod tests {
         );
     }
 
-    #[test]
-    fn fragments_share_bundles_of_consecutive_pages_within_the_bound() {
-        // 300 pages of about 2 KB of text each, and one page larger than a bundle.
-        let text: String = (0..300).map(|i| format!("từ{i} ")).collect();
-        let mut articles: Vec<(String, String)> = (0..300)
-            .map(|i| (format!("/p{i}/"), format!("<p>{text}</p>")))
-            .collect();
-        let huge: String = (0..20_000).map(|i| format!("w{i} ")).collect();
-        articles.insert(150, ("/huge/".into(), format!("<p>{huge}</p>")));
-        let refs: Vec<(&str, &str, &str)> = articles
+    /// The bundles of `files` as (path, bytes, pages held), and the entry's count of each.
+    fn bundles_of(files: &Files) -> Vec<(&str, usize, usize)> {
+        let entry = json(files, "s/index.json");
+        let sizes = entry["bundles"].as_array().unwrap();
+        let set = entry["set"].as_str().unwrap();
+        let found: Vec<(&str, usize, usize)> = files
             .iter()
+            .filter(|(p, _)| p.contains("/f/"))
+            .map(|(p, bytes)| {
+                let held = serde_json::from_slice::<Vec<serde_json::Value>>(bytes).unwrap();
+                (p.as_str(), bytes.len(), held.len())
+            })
+            .collect();
+        assert_eq!(found.len(), sizes.len(), "{entry}");
+        for (b, (path, _, held)) in found.iter().enumerate() {
+            assert_eq!(*path, format!("s/f/{set}/{b}.json"));
+            assert_eq!(Some(*held as u64), sizes[b].as_u64(), "{path}");
+        }
+        found
+    }
+
+    /// `n` pages of about 1.4 KB of text each, and a page larger than any bundle at `huge`.
+    fn many(n: usize, huge: usize) -> (Vec<String>, Files) {
+        let text: String = (0..200).map(|i| format!("từ{i} ")).collect();
+        let big: String = (0..20_000).map(|i| format!("w{i} ")).collect();
+        let urls: Vec<String> = (0..n).map(|i| format!("/p{i}/")).collect();
+        let bodies: Vec<String> = (0..n)
+            .map(|i| format!("<p>{}</p>", if i == huge { &big } else { &text }))
+            .collect();
+        let articles: Vec<(&str, &str, &str)> = urls
+            .iter()
+            .zip(&bodies)
             .map(|(url, html)| (url.as_str(), "", html.as_str()))
             .collect();
-        let files = build("s", &pages(&refs));
-        let bundles: Vec<&(String, Vec<u8>)> =
-            files.iter().filter(|(p, _)| p.contains("/f/")).collect();
-        let entry = json(&files, "s/index.json");
-        let sizes = entry["bundles"].as_array().unwrap();
-        assert_eq!(sizes.len(), bundles.len());
-        let total: u64 = sizes.iter().map(|n| n.as_u64().unwrap()).sum();
-        assert_eq!(total, 301, "every page in one bundle");
-        for (path, bytes) in &bundles {
-            let held = serde_json::from_slice::<Vec<serde_json::Value>>(bytes).unwrap();
+        let files = build("s", &pages(&articles));
+        (urls, files)
+    }
+
+    #[test]
+    fn a_large_site_shares_bundles_of_consecutive_pages_up_to_the_bound() {
+        let (urls, files) = many(2000, 1000);
+        let bundles = bundles_of(&files);
+        assert_eq!(bundles.iter().map(|b| b.2).sum::<usize>(), 2000);
+        for (path, bytes, held) in &bundles {
             assert!(
-                bytes.len() <= BUNDLE_BYTES || held.len() == 1,
-                "{path}: {} bytes for {} pages",
-                bytes.len(),
-                held.len()
+                *bytes <= BUNDLE_BYTES || *held == 1,
+                "{path}: {bytes} bytes for {held} pages"
             );
         }
         assert!(
-            bundles.len() * 20 < 301,
-            "pages of 2 KB share files by more than 20: {} bundles",
+            bundles.len() * 20 < 2000,
+            "pages of 1.4 KB share files by more than 20: {} bundles",
             bundles.len()
         );
-        for id in [0, 149, 150, 151, 300] {
-            let url = &refs[id].0;
-            assert_eq!(fragment(&files, id)["url"], *url, "page {id}");
+        for id in [0, 999, 1000, 1001, 1999] {
+            assert_eq!(fragment(&files, id)["url"], urls[id], "page {id}");
         }
+    }
+
+    #[test]
+    fn a_small_site_keeps_small_bundles() {
+        let (urls, files) = many(40, 20);
+        let bundles = bundles_of(&files);
+        for (path, bytes, held) in &bundles {
+            assert!(
+                *bytes <= MIN_BUNDLE_BYTES || *held == 1,
+                "{path}: {bytes} bytes for {held} pages"
+            );
+        }
+        assert!(bundles.len() > 4, "{bundles:?}");
+        assert_eq!(fragment(&files, 39)["url"], urls[39]);
     }
 
     fn pages_named(paths: &[&str]) -> Vec<Page> {
