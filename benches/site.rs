@@ -321,20 +321,21 @@ fn cold_builds(corpus: &corpus::Corpus, base: &Path, runs: usize) -> Res<(Stats,
             .count()
     };
     say(&format!(
-        "cold build, median of {runs} (each side by side, outputs written to disk):\n  {:<10} {:>9} {:>11} {:>10} {:>13}",
-        "", "wall", "pages/s", "peak RSS", "files written"
+        "cold build, median of {runs} (each side by side, outputs written to disk):\n  {:<10} {:>9} {:>11} {:>10} {:>13} {:>9}",
+        "", "wall", "pages/s", "peak RSS", "files written", "per page"
     ));
     for (name, s, dir) in [
         ("measured", &ours, "measured"),
         ("no search", &ours_plain, "measured-no-search"),
         ("hugo", &hugo, "hugo"),
     ] {
+        let written = files(&out.join(dir));
         say(&format!(
-            "  {name:<10} {:>7.2} s {:>11.0} {:>7.0} MB {:>13}",
+            "  {name:<10} {:>7.2} s {:>11.0} {:>7.0} MB {written:>13} {:>9.2}",
             s.wall.as_secs_f64(),
             pages as f64 / s.wall.as_secs_f64(),
             s.rss_kb as f64 / 1024.0,
-            files(&out.join(dir))
+            written as f64 / pages as f64,
         ));
     }
     for (name, s) in [

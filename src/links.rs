@@ -41,24 +41,25 @@ pub fn check(page_url: &str, links: &[Link], targets: Targets<'_>) -> Diagnostic
 /// Every HTML file of the output whose ids repeat: one diagnostic per page and id.
 pub fn check_ids(output: &Output) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    for (path, bytes) in output.files.iter().filter(|(p, _)| p.ends_with(".html")) {
-        diags.extend(duplicate_ids(path, &String::from_utf8_lossy(bytes)));
+    for path in output.html_paths() {
+        if let Some(d) = output.with_ids(path, |ids| duplicate_ids(path, ids)) {
+            diags.extend(d);
+        }
     }
     diags
 }
 
 /// The repeated ids of the page published at `page_url` (incremental rebuilds).
 pub fn check_ids_at(page_url: &str, output: &Output) -> Diagnostics {
-    match output_file(page_url, output) {
-        Some(file) => duplicate_ids(&file, &output.text(&file).unwrap_or_default()),
-        None => Diagnostics::default(),
-    }
+    output_file(page_url, output)
+        .and_then(|file| output.with_ids(&file, |ids| duplicate_ids(&file, ids)))
+        .unwrap_or_default()
 }
 
-/// One diagnostic per id that the HTML `html` of the output file `path` carries more than once.
-fn duplicate_ids(path: &str, html: &str) -> Diagnostics {
+/// One diagnostic per id that the output file `path` carries more than once.
+fn duplicate_ids(path: &str, ids: &mut dyn Iterator<Item = &str>) -> Diagnostics {
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
-    for id in ids(html) {
+    for id in ids {
         *seen.entry(id).or_default() += 1;
     }
     let mut diags = Diagnostics::default();
@@ -69,18 +70,6 @@ fn duplicate_ids(path: &str, html: &str) -> Diagnostics {
         );
     }
     diags
-}
-
-/// The values of the `id="…"` attributes of an HTML text.
-fn ids(html: &str) -> impl Iterator<Item = &str> {
-    html.match_indices("id=\"").filter_map(move |(at, _)| {
-        let before = html[..at].chars().next_back()?;
-        if !before.is_ascii_whitespace() {
-            return None;
-        }
-        let rest = &html[at + 4..];
-        rest.find('"').map(|end| &rest[..end])
-    })
 }
 
 fn check_one(page_url: &str, dest: &str, targets: Targets<'_>) -> Result<(), (String, String)> {
@@ -124,8 +113,11 @@ fn check_one(page_url: &str, dest: &str, targets: Targets<'_>) -> Result<(), (St
         });
     };
     if let Some(fragment) = fragment.filter(|f| !f.is_empty()) {
-        let html = output.text(&file).unwrap_or_default();
-        if !html.contains(&format!("id=\"{fragment}\"")) {
+        let found = output.with_ids(&file, |ids| {
+            let mut ids = ids;
+            Iterator::any(&mut ids, |id| id == fragment)
+        });
+        if found != Some(true) {
             return Err(broken(format!(
                 "{target} has no element with id `{fragment}`"
             )));
@@ -208,7 +200,7 @@ fn output_file(target: &str, output: &Output) -> Option<String> {
     } else {
         vec![rel.to_string(), format!("{rel}/index.html")]
     };
-    candidates.into_iter().find(|c| output.get(c).is_some())
+    candidates.into_iter().find(|c| output.contains(c))
 }
 
 #[cfg(test)]

@@ -218,7 +218,7 @@ fn taken(config: &SiteConfig, page: &PageSource, output: &Output) -> Option<Stri
         "experiments" if at_root => Some("the experiments' source pages".into()),
         n if at_root && n == crate::search::DIR => Some("the search index".into()),
         n if at_root && config.lang(n).is_some() => Some(format!("the home page of `{n}`")),
-        _ if output.get(folder).is_some() => Some(format!("the file {folder} of the site")),
+        _ if output.contains(folder) => Some(format!("the file {folder} of the site")),
         _ => None,
     }
 }

@@ -8,7 +8,7 @@
 //! bodies only, from the render inputs the last build kept; `stamp`, the identity of a
 //! build's inputs, which lets an unchanged build return the last one.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::SiteConfig;
@@ -16,12 +16,13 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::experiments::{ExperimentOptions, Progress, Rerun, Silent};
 use crate::highlight::Highlighter;
 use crate::inject::Injector;
-use crate::output::Output;
+use crate::output::{Output, Store};
 use crate::render::{self, RenderInputs};
 use crate::site::{AssembleOptions, Site};
-use crate::{config, content, i18n, site, theme, write};
+use crate::{config, content, i18n, site, theme};
 
 mod bodies;
+mod disk;
 mod edit;
 mod files;
 mod inputs;
@@ -31,7 +32,8 @@ mod memo;
 mod search;
 mod stamp;
 
-use memo::{Memo, themes};
+pub use disk::{build_to_disk, build_to_disk_with_progress};
+use memo::{Memo, theme_fingerprint, themes};
 pub use search::{SearchFiles, SearchIndex, SearchJob};
 
 /// What to build.
@@ -87,11 +89,21 @@ pub fn build_with_progress(
     opts: &BuildOptions,
     progress: &dyn Progress,
 ) -> Result<Built, Diagnostics> {
+    build_once(opts, progress, None)
+}
+
+/// A build that no other follows; with a `store`, the rendered files go into it as they are
+/// made ([`Session::build_into`]).
+fn build_once(
+    opts: &BuildOptions,
+    progress: &dyn Progress,
+    store: Option<&dyn Store>,
+) -> Result<Built, Diagnostics> {
     let mut session = Session {
         once: true,
         ..Session::new(opts.clone())
     };
-    let built = session.build(progress);
+    let built = session.keeping(|session| session.build_whole(progress, store));
     // Nothing reads a one-off session's memo again, and freeing it (every article's source,
     // body and text) takes a while: on another thread, while the caller writes the site.
     std::thread::spawn(move || drop(session));
@@ -139,7 +151,7 @@ impl Session {
 
     /// Runs every stage but writing.
     pub fn build(&mut self, progress: &dyn Progress) -> Result<Built, Diagnostics> {
-        self.keeping(|session| session.build_whole(progress))
+        self.keeping(|session| session.build_whole(progress, None))
     }
 
     /// Builds after the files `changed` (paths relative to the site root) changed, and
@@ -153,7 +165,7 @@ impl Session {
     ) -> Result<Built, Diagnostics> {
         self.keeping(|session| match session.edit_bodies(changed)? {
             Some(built) => Ok(built),
-            None => session.build_whole(progress),
+            None => session.build_whole(progress, None),
         })
     }
 
@@ -171,8 +183,13 @@ impl Session {
         built
     }
 
-    /// Runs every stage but writing, or returns the last build when no input changed since.
-    fn build_whole(&mut self, progress: &dyn Progress) -> Result<Built, Diagnostics> {
+    /// Runs every stage but writing, or returns the last build when no input changed since
+    /// (unless the files go into a `store`, which the last build did not fill).
+    fn build_whole(
+        &mut self,
+        progress: &dyn Progress,
+        store: Option<&dyn Store>,
+    ) -> Result<Built, Diagnostics> {
         let config = config::load(&self.opts.root)?;
         // A forced rerun always runs. The experiment stage's files are stamped once, for the
         // whole build's stamp and for the measurements'.
@@ -180,25 +197,27 @@ impl Session {
             .then(|| stamp::experiment_files_stamp(&config));
         let inputs = experiment_files.map(|files| stamp::inputs_stamp(&config, &self.opts, files));
         if let (Some(key), Some((Some(last_key), last))) = (inputs, &self.memo.last) {
-            if key == *last_key {
+            if key == *last_key && store.is_none() {
                 let mut same = last.clone();
                 same.work = Work::default();
                 same.experiments_ran.clear();
                 return Ok(same);
             }
         }
-        let built = self.build_changed(config, experiment_files, progress)?;
+        let built = self.build_changed(config, experiment_files, progress, store)?;
         self.memo.last = Some((inputs, built.clone()));
         Ok(built)
     }
 
     /// Runs every stage, in the order of `lib.rs`, each memoised one reusing its last value for
-    /// the same key. `files`: the stamp of the experiment stage's files (`None`: a forced rerun).
+    /// the same key. `files`: the stamp of the experiment stage's files (`None`: a forced rerun);
+    /// `store`: where rendered pages go as they are made, instead of the output.
     fn build_changed(
         &mut self,
         config: SiteConfig,
         files: Option<blake3::Hash>,
         progress: &dyn Progress,
+        store: Option<&dyn Store>,
     ) -> Result<Built, Diagnostics> {
         // 2. Theme and UI strings; pages and bodies made with another are forgotten.
         let theme = theme::load(&self.opts.root)?;
@@ -236,12 +255,8 @@ impl Session {
         warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
         warnings.extend(drift);
         warnings.extend(m.warnings.iter().cloned());
-        warnings.extend(
-            bodies
-                .bodies
-                .iter()
-                .flat_map(|b| b.warnings.iter().cloned()),
-        );
+        let of_bodies = bodies.bodies.iter().flat_map(|b| b.warnings.iter());
+        warnings.extend(of_bodies.cloned());
         let inputs = RenderInputs {
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
@@ -254,8 +269,8 @@ impl Session {
             site,
             config,
         };
-        let (mut output, rendering) =
-            render::render(&inputs, (!self.once).then_some(&self.memo.pages))?;
+        let reuse = (!self.once).then_some(&self.memo.pages);
+        let (mut output, rendering) = render::render(&inputs, reuse, store)?;
         self.memo.pages = rendering.pages;
         self.add_files(&inputs, &theme, &used, m, &mut output)?;
         render::add_redirects(&inputs, &mut output)?;
@@ -395,43 +410,4 @@ impl Session {
             pending
         })
     }
-}
-
-/// Everything besides a page's own data that its HTML depends on: configuration, templates
-/// and UI strings.
-fn theme_fingerprint(config: &SiteConfig, theme: &theme::Theme) -> blake3::Hash {
-    let mut h = blake3::Hasher::new();
-    h.update(
-        std::fs::read(config.root.join("site.toml"))
-            .unwrap_or_default()
-            .as_slice(),
-    );
-    for (name, t) in &theme.templates {
-        h.update(name.as_bytes());
-        h.update(t.text.as_bytes());
-    }
-    h.finalize()
-}
-
-/// Builds and writes the site into `out` (default `<root>/public`).
-pub fn build_to_disk(opts: &BuildOptions, out: Option<&Path>) -> Result<Built, Diagnostics> {
-    let (built, retired) = build_to_disk_with_progress(opts, out, &Silent)?;
-    retired.remove();
-    Ok(built)
-}
-
-/// Builds and writes the site, reporting the experiments' progress; returns the previous
-/// output, moved aside, for the caller to remove (`main` hands it to a detached process).
-pub fn build_to_disk_with_progress(
-    opts: &BuildOptions,
-    out: Option<&Path>,
-    progress: &dyn Progress,
-) -> Result<(Built, write::Retired), Diagnostics> {
-    let out = out
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| opts.root.join("public"));
-    let target = write::Target::check(&out, &opts.root)?;
-    let built = build_with_progress(opts, progress)?;
-    let retired = target.write(&built.output)?;
-    Ok((built, retired))
 }

@@ -228,7 +228,7 @@ pub fn check_output_paths(site: &Site, output: &crate::output::Output) -> Result
     let mut diags = Diagnostics::default();
     for p in &site.pages {
         let folder = p.url.trim_matches('/');
-        if output.get(folder).is_some() {
+        if output.contains(folder) {
             diags.push(
                 Diagnostic::new(
                     slug_place(p),

@@ -13,8 +13,11 @@
 //!    those another build still holds ([`swap::leftovers`], listed before this build makes
 //!    its own). The build waits for it after the swap, which costs time only when removing
 //!    them takes longer than building, so a build that ends leaves none.
-//! 3. [`Target::write`]: the files and the marker go into a fresh `.public.new-*` folder, which
-//!    the build holds locked; any failure removes it. Then one `renameat2(RENAME_EXCHANGE)`
+//! 3. [`Stage`]: the files go into a fresh `.public.new-*` folder, which the build holds
+//!    locked: the pages while they render (the stage is the build's [`Store`], so a build never
+//!    holds its whole HTML), the rest and the marker at [`Stage::finish`]. A failed build, even
+//!    one whose errors are found after pages went in, drops the stage, which removes the
+//!    folder; a killed one leaves it to the next build's sweep. Then one `renameat2(RENAME_EXCHANGE)`
 //!    swaps it with the target on Linux ([`swap::exchange`]; elsewhere two renames, which leave
 //!    a moment without an output, see there).
 //! 4. The previous output now sits in the staging folder's place: a [`Retired`] folder. Deleting
@@ -30,9 +33,10 @@ mod guard;
 mod swap;
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::diag::{Diagnostic, Diagnostics, Place, io_error};
-use crate::output::Output;
+use crate::output::{Output, Store};
 
 /// The file every output of measured holds, so a later build knows it may replace the folder.
 pub const MARKER: &str = ".measured-output";
@@ -92,18 +96,73 @@ impl Target {
     }
 
     /// Writes `output` into a staging folder and swaps it with the target.
-    pub fn write(mut self, output: &Output) -> Result<Retired, Diagnostics> {
-        std::fs::create_dir_all(&self.parent)
-            .map_err(|e| io_error(&self.parent, "create the output's parent folder", &e))?;
-        let staging = swap::Staging::new(&self.parent, &self.name)?;
-        write_files(output, staging.path(), &self.dir)?;
+    pub fn write(self, output: &Output) -> Result<Retired, Diagnostics> {
+        self.stage().finish(output)
+    }
+
+    /// The staging folder of this target, to fill while the site renders ([`Stage`]).
+    pub fn stage(self) -> Stage {
+        Stage {
+            target: self,
+            staging: OnceLock::new(),
+        }
+    }
+}
+
+/// A staging folder beside the target, made when the first file goes in: files are written
+/// into it while the site renders (it is the build's [`Store`]), the rest of the output at
+/// [`Stage::finish`], which swaps it in. Dropped unfinished (the build failed), it is removed.
+pub struct Stage {
+    target: Target,
+    staging: OnceLock<Result<swap::Staging, Diagnostic>>,
+}
+
+impl Stage {
+    /// The staging folder, made on the first call.
+    fn staging(&self) -> Result<&swap::Staging, Diagnostic> {
+        let made = self.staging.get_or_init(|| {
+            let parent = &self.target.parent;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| io_error(parent, "create the output's parent folder", &e))?;
+            swap::Staging::new(parent, &self.target.name)
+        });
+        made.as_ref().map_err(Clone::clone)
+    }
+
+    /// Writes what `output` holds (the files not written yet) and the marker, and swaps the
+    /// staging folder with the target.
+    pub fn finish(mut self, output: &Output) -> Result<Retired, Diagnostics> {
+        let staging = self.staging()?;
+        write_files(output, staging.path(), &self.target.dir)?;
         std::fs::write(staging.path().join(MARKER), MARKER_TEXT)
             .map_err(|e| io_error(staging.path(), "write the output's marker", &e))?;
-        let retired = staging.replace(&self.dir)?;
-        if let Some(sweeping) = self.sweeping.take() {
+        let Some(Ok(staging)) = self.staging.take() else {
+            unreachable!("the staging folder was made above");
+        };
+        let retired = staging.replace(&self.target.dir)?;
+        if let Some(sweeping) = self.target.sweeping.take() {
             let _ = sweeping.join();
         }
         Ok(Retired(retired))
+    }
+}
+
+impl Store for Stage {
+    fn put(&self, path: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
+        let root = self.staging()?.path();
+        let shown = || self.target.dir.join(path);
+        let file = root.join(path);
+        match std::fs::write(&file, bytes) {
+            // Its folder is made by the first file that goes in it.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let folder = file.parent().unwrap_or(root);
+                std::fs::create_dir_all(folder)
+                    .map_err(|e| io_error(&shown(), "create its folder", &e))?;
+                std::fs::write(&file, bytes)
+            }
+            written => written,
+        }
+        .map_err(|e| io_error(&shown(), "write", &e))
     }
 }
 

@@ -4,7 +4,8 @@
 // search/<lang>/ beside this file (made by the generator, src/search/), so neither costs a page
 // anything until a reader searches. On a site published under a path (/blog/), the index and
 // the results' addresses (site paths, /a/) are under it too: both are read against SITE.
-// Only the chunks holding the query's words and the texts of the results shown are fetched.
+// Only the chunks holding the query's words and the bundles of texts of the results shown are
+// fetched.
 // Keys: arrows move between the input and the results, Enter opens one, Esc closes.
 var MAX = 8;
 // Query words considered, chunks fetched for one word's prefix matches, words in an excerpt.
@@ -156,8 +157,14 @@ Index.prototype.search = function (ts) {
   });
 };
 
+// The fragment of page `id`, from the bundle of consecutive pages that holds it (entry.bundles:
+// how many pages each holds).
 Index.prototype.fragment = function (entry, id) {
-  return this.json("f/" + entry.set + "/" + id + ".json");
+  var b = 0, first = 0;
+  while (b < entry.bundles.length && id >= first + entry.bundles[b]) first += entry.bundles[b++];
+  return this.json("f/" + entry.set + "/" + b + ".json").then(function (bundle) {
+    return bundle[id - first];
+  });
 };
 
 // The part of `text` around the most matches, as nodes with the matching words in <mark>.

@@ -485,6 +485,85 @@ mod bad_input {
     }
 
     #[test]
+    fn errors_found_after_pages_were_written_leave_the_previous_output() {
+        // Links are checked once every page is rendered, when a build has already written its
+        // pages into the staging folder; a link to a heading of another page is checked
+        // against the ids kept of that page once written.
+        let site = site_with("title: A\ndate: 2026-01-01", "[b](/b/#hai)\n");
+        site.article("b", "vi", "title: B\ndate: 2026-01-02", "## Hai\n\ny\n");
+        let out = site.path("public");
+        let ok = site.cli(&["build", "--root", ".", "--output", "public"]);
+        assert!(
+            ok.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+        let before = snapshot(&out);
+        site.article(
+            "a",
+            "vi",
+            "title: A\ndate: 2026-01-01",
+            "[x](/nope/) [b](/b/#ba)\n",
+        );
+        let failed = site.cli(&["build", "--root", ".", "--output", "public"]);
+        let stderr = String::from_utf8_lossy(&failed.stderr);
+        assert!(!failed.status.success());
+        assert!(stderr.contains("broken link `/nope/`"), "{stderr}");
+        assert!(
+            stderr.contains("/b/ has no element with id `ba`"),
+            "{stderr}"
+        );
+        assert_eq!(snapshot(&out), before);
+        let stray: Vec<_> = std::fs::read_dir(site.root())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .filter(|n| n.starts_with(".public"))
+            .collect();
+        assert!(stray.is_empty(), "staging folders left behind: {stray:?}");
+    }
+
+    #[test]
+    fn a_build_to_disk_writes_the_site_in_memory_without_holding_its_pages() {
+        let site = TestSite::fixture("basic");
+        let in_memory = site.build().unwrap_or_else(|e| panic!("{e}"));
+        let out = site.path("out");
+        let written =
+            measured::build_to_disk(&site.options(), Some(&out)).unwrap_or_else(|e| panic!("{e}"));
+        let on_disk: Vec<(String, Vec<u8>)> = snapshot(&out)
+            .into_iter()
+            .map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), b))
+            .filter(|(p, _)| p != measured::write::MARKER)
+            .collect();
+        let expected: Vec<(String, Vec<u8>)> = in_memory
+            .output
+            .files
+            .iter()
+            .map(|(p, b)| (p.clone(), b.to_vec()))
+            .collect();
+        assert!(
+            expected
+                .iter()
+                .any(|(p, _)| p == "en/tcp-handshake/index.html")
+        );
+        let paths = |files: &[(String, Vec<u8>)]| {
+            let mut paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+            paths.sort();
+            paths
+        };
+        assert_eq!(paths(&on_disk), paths(&expected), "the same files");
+        for (path, bytes) in &expected {
+            let disk = &on_disk.iter().find(|(p, _)| p == path).expect("on disk").1;
+            assert!(disk == bytes, "{path} differs on disk");
+        }
+        // The pages went to disk as they rendered: the build kept their paths, not their bytes.
+        assert_eq!(written.output.len(), expected.len());
+        for page in ["index.html", "en/tcp-handshake/index.html", "atom.xml"] {
+            assert!(written.output.contains(page), "{page}");
+            assert_eq!(written.output.get(page), None, "{page} is not held");
+        }
+    }
+
+    #[test]
     fn a_missing_translation_is_not_an_error_and_check_lists_it() {
         let site = site_with("title: A\ndate: 2026-01-01", "x\n");
         let out = site.cli(&["check"]);

@@ -157,7 +157,7 @@ pub(super) struct Memo {
     pub(super) bodies: PerKey<Arc<Rendered>>,
     /// The experiments each article refers to.
     pub(super) refs: PerKey<BTreeSet<String>>,
-    /// Each article's `results.json`.
+    /// Each experiment's `results.json`.
     pub(super) results_files: PerKey<Arc<[u8]>>,
     /// The machine description, read once a session.
     pub(super) machine: Cache<(), Machine>,
@@ -189,6 +189,22 @@ impl Memo {
             self.theme = Some(fingerprint);
         }
     }
+}
+
+/// Everything besides a page's own data that its HTML depends on: configuration, templates
+/// and UI strings.
+pub(super) fn theme_fingerprint(config: &SiteConfig, theme: &crate::theme::Theme) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    h.update(
+        std::fs::read(config.root.join("site.toml"))
+            .unwrap_or_default()
+            .as_slice(),
+    );
+    for (name, t) in &theme.templates {
+        h.update(name.as_bytes());
+        h.update(t.text.as_bytes());
+    }
+    h.finalize()
 }
 
 #[cfg(test)]

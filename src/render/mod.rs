@@ -34,12 +34,12 @@ use crate::i18n::Strings;
 use crate::inject::ExtraPage;
 use crate::lang::Lang;
 use crate::markdown::Rendered;
-use crate::output::Output;
+use crate::output::{self, Kept, Output, Store};
 use crate::site::Site;
 
 pub use memo::PageMemo;
 pub use redirect::add_redirects;
-pub use reproduce::{Reproduce, reproduce_of, results_json};
+pub use reproduce::{Reproduce, reproduce_of, results_json, results_path};
 pub use templates::{Templates, compile};
 
 /// Everything rendering reads, owned (mdBook's `RenderContext`): a whole build renders from it,
@@ -78,40 +78,45 @@ pub type Files = Vec<File>;
 
 /// Renders every output file. `reuse`: the pages of the previous build of a session, whose
 /// bytes a page with the same context reuses; `None` for a build that no other follows
-/// (`measured build`), which hashes no page.
+/// (`measured build`), which hashes no page. `store`: where each file goes as soon as it is
+/// rendered, on the thread that rendered it (`measured build`); `None` holds every file.
 pub fn render(
     inputs: &RenderInputs,
     reuse: Option<&PageMemo>,
+    store: Option<&dyn Store>,
 ) -> Result<(Output, Rendering), Diagnostics> {
     let renderer = Renderer::new(inputs, reuse);
-    let articles: Vec<Result<File, Diagnostic>> = (0..inputs.site.pages.len())
+    let keep = |(path, bytes): File| -> Result<(String, Kept), Diagnostic> {
+        let kept = output::keep(store, &path, bytes)?;
+        Ok((path, kept))
+    };
+    let each = |files: Files| files.into_iter().map(keep).collect::<Result<Vec<_>, _>>();
+    let articles: Vec<Result<Vec<(String, Kept)>, Diagnostic>> = (0..inputs.site.pages.len())
         .into_par_iter()
-        .map(|i| renderer.article(i))
+        .map(|i| renderer.article(i).and_then(keep).map(|file| vec![file]))
         .collect();
     let langs: Vec<&Lang> = inputs.config.langs().collect();
-    let listings: Vec<Result<Files, Diagnostic>> = langs
+    let listings: Vec<Result<Vec<(String, Kept)>, Diagnostic>> = langs
         .into_par_iter()
-        .map(|lang| renderer.listings(lang))
+        .map(|lang| renderer.listings(lang).and_then(each))
         .collect();
     let extras = inputs.extra_pages.iter().map(|page| renderer.extra(page));
     let standalone = inputs
         .standalone
         .iter()
         .map(|page| renderer.standalone(page));
-    let files = articles
-        .into_iter()
+    let others = extras
+        .chain(standalone)
         .map(|r| r.map(|file| vec![file]))
-        .chain(listings)
-        .chain(extras.map(|r| r.map(|file| vec![file])))
-        .chain(standalone.map(|r| r.map(|file| vec![file])))
-        .chain([renderer.site_files()]);
+        .chain([renderer.site_files()])
+        .map(|r| r.and_then(each));
     let mut diags = Diagnostics::default();
     let mut output = Output::default();
-    for r in files {
+    for r in articles.into_iter().chain(listings).chain(others) {
         match r {
             Ok(files) => files
                 .into_iter()
-                .for_each(|(path, bytes)| output.insert_shared(path, bytes)),
+                .for_each(|(path, kept)| output.insert_kept(path, kept)),
             Err(d) => diags.push(d),
         }
     }
@@ -376,164 +381,4 @@ impl<'a> Renderer<'a> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    //! A small site's render inputs, made in memory, for the tests of every output's context.
-
-    use std::path::Path;
-
-    use super::*;
-    use crate::content::{Content, parse_doc};
-
-    /// Two articles in both languages (`tcp`, part 1 of a series, and `dns`, part 2, which
-    /// uses an experiment), and `only-vi`, in Vietnamese only; tags `mạng` and `dns`.
-    pub(crate) fn inputs() -> RenderInputs {
-        let toml = "base_url = \"https://e.org\"\ndefault_language = \"vi\"\nauthor = \"Tác giả\"\n[languages.vi]\ntitle = \"Đo thật\"\ndescription = \"Blog đo thật\"\n[languages.en]\ntitle = \"Measured\"\n";
-        let config = crate::config::parse(Path::new("/s"), Path::new("/s/site.toml"), toml)
-            .expect("site.toml");
-        let theme = crate::theme::load(Path::new("/nonexistent")).expect("built-in theme");
-        let site = site(&config);
-        let extra_pages = Arc::new(vec![ExtraPage {
-            url: "/experiments/dns/".into(),
-            lang: config.default_lang.clone(),
-            title: "Mã nguồn: dns".into(),
-            description: "Mã nguồn: dns".into(),
-            body_html: "<h1>dns</h1>".into(),
-        }]);
-        RenderInputs {
-            strings: crate::i18n::load(&config, &theme).expect("UI strings"),
-            templates: compile(&theme).expect("templates"),
-            bodies: bodies(&site),
-            reproduce: reproduce(&site),
-            notices: vec![None; site.pages.len()],
-            related: Arc::new(site.all_related(6)),
-            standalone: Arc::new(Vec::new()),
-            extra_pages,
-            site,
-            config,
-        }
-    }
-
-    fn site(config: &SiteConfig) -> Site {
-        let docs = [
-            (
-                "tcp",
-                "vi",
-                "title: Bắt tay TCP\ndate: 2026-01-02\ntags: [mạng]\nseries: Mạng\npart: 1",
-            ),
-            (
-                "tcp",
-                "en",
-                "title: The TCP handshake\ndate: 2026-01-02\ntags: [network]\nseries: Network\npart: 1",
-            ),
-            (
-                "dns",
-                "vi",
-                "title: DNS\ndate: 2026-01-05\nupdated: 2026-02-01\ntags: [mạng, dns]\nseries: Mạng\npart: 2\ndescription: Tra tên miền.",
-            ),
-            ("dns", "en", "title: DNS\ndate: 2026-01-05\ntags: [dns]"),
-            (
-                "only-vi",
-                "vi",
-                "title: Chỉ tiếng Việt\ndate: 2026-01-03\ntags: [mạng]",
-            ),
-        ];
-        let docs = docs
-            .iter()
-            .map(|(dir, lang, front)| {
-                let path = format!("content/{dir}/index.{lang}.md");
-                let text = format!("---\n{front}\n---\nBody\n");
-                let lang = Lang::parse(lang).expect("language");
-                parse_doc(Path::new(&path), dir.to_string(), lang, &text).expect("article")
-            })
-            .collect();
-        let content = Content {
-            docs,
-            assets: vec![],
-            warnings: vec![],
-        };
-        crate::site::assemble(config, content, Default::default()).expect("site")
-    }
-
-    /// Bodies of 450 words, with a first paragraph, an image and a root-relative link.
-    fn bodies(site: &Site) -> Vec<Arc<Rendered>> {
-        site.pages
-            .iter()
-            .map(|p| {
-                let summary = match p.doc.dir.as_str() {
-                    "only-vi" => "Chỉ có tiếng Việt.".to_string(),
-                    _ => format!("Mở đầu của {}.", p.doc.front.title),
-                };
-                Arc::new(Rendered {
-                    html: format!("<p>{summary}</p><img src=\"a.png\"><a href=\"/x/\">x</a>"),
-                    summary,
-                    words: 450,
-                    ..Rendered::default()
-                })
-            })
-            .collect()
-    }
-
-    /// The Vietnamese `dns` uses experiment `dns`.
-    fn reproduce(site: &Site) -> Vec<Vec<Reproduce>> {
-        site.pages
-            .iter()
-            .map(|p| {
-                let uses = p.doc.dir == "dns" && p.doc.lang.code() == "vi";
-                uses.then(|| Reproduce {
-                    experiment: "dns".into(),
-                    source_url: "/experiments/dns/".into(),
-                    command: "measured build --rerun dns".into(),
-                    measure: "cargo run --release -- measure dns --out dns.results.json".into(),
-                    lock_hash: "l".into(),
-                    source_hash: "s".into(),
-                    machine: "cpu, 2 × CPU, Linux 6".into(),
-                    rustc: "rustc 1.85".into(),
-                    measured_at: "2026-01-05T10:00:00Z".into(),
-                    quick: false,
-                })
-                .into_iter()
-                .collect()
-            })
-            .collect()
-    }
-
-    /// The index of the page of folder `dir` in `lang`.
-    pub(crate) fn page(inputs: &RenderInputs, dir: &str, lang: &str) -> usize {
-        inputs
-            .site
-            .pages
-            .iter()
-            .position(|p| p.doc.dir == dir && p.doc.lang.code() == lang)
-            .unwrap_or_else(|| panic!("no page {dir} in {lang}"))
-    }
-
-    #[test]
-    fn paths_of_urls() {
-        assert_eq!(path_of("/"), "index.html");
-        assert_eq!(path_of("/en/"), "en/index.html");
-        assert_eq!(path_of("/a/"), "a/index.html");
-        assert_eq!(path_of("/a/b.json"), "a/b.json");
-    }
-
-    #[test]
-    fn a_render_reuses_the_pages_whose_context_did_not_change() {
-        let mut inputs = inputs();
-        let (first, rendering) = render(&inputs, Some(&PageMemo::new())).unwrap();
-        assert_eq!(rendering.rendered, first.len(), "everything rendered once");
-        let (again, second) = render(&inputs, Some(&rendering.pages)).unwrap();
-        assert_eq!((second.rendered, &again), (0, &first));
-        let dns = page(&inputs, "dns", "vi");
-        let mut body = (*inputs.bodies[dns]).clone();
-        body.html = "<p>Sửa.</p>".into();
-        inputs.bodies[dns] = Arc::new(body);
-        let (_, third) = render(&inputs, Some(&second.pages)).unwrap();
-        // The article, the feed that carries its body and the feeds of its tags.
-        let tag_feeds = inputs.site.tags[&inputs.config.default_lang]
-            .iter()
-            .filter(|t| t.pages.contains(&dns))
-            .count();
-        assert_eq!(tag_feeds, inputs.site.pages[dns].doc.front.tags.len());
-        assert!(tag_feeds > 0, "the fixture's article has tags");
-        assert_eq!(third.rendered, 2 + tag_feeds);
-    }
-}
+pub(crate) mod tests;

@@ -19,7 +19,7 @@ pub fn add_redirects(inputs: &RenderInputs, output: &mut Output) -> Result<(), D
         // The file itself, or a folder on its way that is a file of the site.
         let taken = std::iter::once(file.as_str())
             .chain(file.match_indices('/').map(|(i, _)| &file[..i]))
-            .find(|f| output.get(f).is_some());
+            .find(|f| output.contains(f));
         if let Some(taken) = taken {
             diags.push(
                 Diagnostic::new(

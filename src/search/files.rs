@@ -1,15 +1,18 @@
-//! The files of one language's index, from its pages: an entry, chunks of words and one
-//! fragment per page; `static/search.js` reads them.
+//! The files of one language's index, from its pages: an entry, chunks of words and bundles of
+//! the pages' fragments; `static/search.js` reads them.
 //!
-//! - `index.json`: `{"version":1,"pages":N,"set":S,"chunks":[[first,last,file],…]}`: which
-//!   chunk holds which range of words (sorted), and the folder of the fragments.
+//! - `index.json`: `{"version":2,"pages":N,"set":S,"chunks":[[first,last,file],…],
+//!   "bundles":[n0,n1,…]}`: which chunk holds which range of words (sorted), the folder of the
+//!   fragments, and how many consecutive pages each bundle holds.
 //! - `c/<hash>.json` (named by content, so a browser never mixes two versions):
 //!   `{"<folded word>":{"<spelling>":[page,score,page,score,…],…},…}` for a range of words.
 //!   A score is the word's BM25 weight in that page × 100, headings weighing more; a query
 //!   sums them over its words.
-//! - `f/<S>/<page>.json`: `{"url":…,"title":…,"text":…}`, loaded for the results shown
-//!   (their excerpts are cut from the text). `S` changes when the list of pages does, so
-//!   page numbers of one version never reach the fragments of another.
+//! - `f/<S>/<bundle>.json`: `[{"url":…,"title":…,"text":…},…]`, the fragments of the pages
+//!   of bundle `b` (pages `n0 + … + n(b-1)` on), loaded for the results shown (their excerpts
+//!   are cut from the text). A bundle rather than a file per page: a file costs a build far
+//!   more than its bytes, and a site of 10,000 pages would write 10,000 of them. `S` is the
+//!   hash of every bundle, so page numbers and texts of one version never meet another's.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -24,6 +27,15 @@ use super::words;
 
 /// About how many bytes of postings a chunk holds (a word with more stays whole).
 const CHUNK_BYTES: usize = 32 * 1024;
+/// At most how many bytes of fragments a bundle holds (a larger page has one of its own): about
+/// 20 KB of prose once a static host compresses it, so the benchmark's pages of 9 KB of text
+/// share a file by seven (docs/performance.md, ninth round).
+const BUNDLE_BYTES: usize = 64 * 1024;
+/// A site's texts fill at least this many bundles before bundles grow to [`BUNDLE_BYTES`], and
+/// a bundle may hold [`MIN_BUNDLE_BYTES`] whatever the site: a small site, whose files cost a
+/// build little, keeps small bundles, so a result does not bring its neighbours' texts.
+const BUNDLES: usize = 64;
+const MIN_BUNDLE_BYTES: usize = 16 * 1024;
 /// BM25's saturation of repeated words and its length normalisation.
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -31,32 +43,23 @@ const B: f64 = 0.75;
 /// The index files of `pages` (in the order their numbers follow), paths under `dir`.
 pub fn build(dir: &str, pages: &[Page]) -> Files {
     let mut files = Files::new();
-    let set = set_key(pages);
     let mut chunks = Vec::new();
     for (first, last, body) in chunk(&postings(pages)) {
         let name = format!("c/{}.json", &blake3::hash(body.as_bytes()).to_hex()[..12]);
         files.push((format!("{dir}/{name}"), body.into_bytes()));
         chunks.push((first, last, name));
     }
-    let fragments: Vec<(String, Vec<u8>)> = pages
-        .par_iter()
-        .enumerate()
-        .map(|(id, page)| {
-            let fragment = Fragment {
-                url: &page.url,
-                title: &page.title,
-                text: &page.text,
-            };
-            let bytes = serde_json::to_vec(&fragment).expect("strings serialise");
-            (format!("{dir}/f/{set}/{id}.json"), bytes)
-        })
-        .collect();
-    files.extend(fragments);
+    let (set, bundles) = bundles(pages);
+    let sizes: Vec<usize> = bundles.iter().map(|(n, _)| *n).collect();
+    for (b, (_, body)) in bundles.into_iter().enumerate() {
+        files.push((format!("{dir}/f/{set}/{b}.json"), body));
+    }
     let entry = serde_json::json!({
-        "version": 1,
+        "version": 2,
         "pages": pages.len(),
         "set": set,
         "chunks": chunks,
+        "bundles": sizes,
     });
     files.push((format!("{dir}/index.json"), entry.to_string().into_bytes()));
     files
@@ -70,14 +73,45 @@ struct Fragment<'a> {
     text: &'a str,
 }
 
-/// Names the list of pages (their URLs in order).
-fn set_key(pages: &[Page]) -> String {
-    let mut hasher = blake3::Hasher::new();
-    for page in pages {
-        hasher.update(page.url.as_bytes());
-        hasher.update(b"\n");
+/// The fragments of `pages` in bundles of consecutive pages of at most [`bundle_bytes`] each:
+/// (pages in the bundle, JSON array of their fragments); and the set key naming them all,
+/// the hash of every bundle, so a browser never mixes the bundles of two versions.
+fn bundles(pages: &[Page]) -> (String, Vec<(usize, Vec<u8>)>) {
+    let fragments: Vec<Vec<u8>> = pages
+        .par_iter()
+        .map(|page| {
+            let fragment = Fragment {
+                url: &page.url,
+                title: &page.title,
+                text: &page.text,
+            };
+            serde_json::to_vec(&fragment).expect("strings serialise")
+        })
+        .collect();
+    let bound = bundle_bytes(fragments.iter().map(Vec::len).sum());
+    let mut bundles: Vec<(usize, Vec<u8>)> = Vec::new();
+    for fragment in fragments {
+        match bundles.last_mut() {
+            Some((n, body)) if body.len() + fragment.len() < bound => {
+                *n += 1;
+                body.push(b',');
+                body.extend_from_slice(&fragment);
+            }
+            _ => bundles.push((1, [b"[".as_slice(), &fragment].concat())),
+        }
     }
-    hasher.finalize().to_hex()[..10].to_string()
+    bundles.iter_mut().for_each(|(_, body)| body.push(b']'));
+    let hashes: Vec<blake3::Hash> = bundles.par_iter().map(|(_, b)| blake3::hash(b)).collect();
+    let mut set = blake3::Hasher::new();
+    hashes.iter().for_each(|h| {
+        set.update(h.as_bytes());
+    });
+    (set.finalize().to_hex()[..10].to_string(), bundles)
+}
+
+/// How many bytes a bundle may hold when the fragments come to `total` bytes.
+fn bundle_bytes(total: usize) -> usize {
+    (total / BUNDLES).clamp(MIN_BUNDLE_BYTES, BUNDLE_BYTES)
 }
 
 /// Folded word → spelling → (page, score), pages in increasing order.
@@ -343,19 +377,112 @@ mod tests {
         assert!(other[1].as_u64() > Some(0));
     }
 
+    /// The fragment of page `id`, found through the entry's bundles as search.js does.
+    fn fragment(files: &Files, id: usize) -> serde_json::Value {
+        let entry = json(files, "s/index.json");
+        let set = entry["set"].as_str().unwrap();
+        let mut first = 0;
+        for (b, n) in entry["bundles"].as_array().unwrap().iter().enumerate() {
+            let n = n.as_u64().unwrap() as usize;
+            if id < first + n {
+                return json(files, &format!("s/f/{set}/{b}.json"))[id - first].clone();
+            }
+            first += n;
+        }
+        panic!("page {id} is in no bundle: {entry}")
+    }
+
     #[test]
     fn fragments_carry_url_title_and_text_under_the_set_of_pages() {
         let pages = pages(&[("/en/x/", "T & U", "<p>body</p>")]);
         let files = build("s", &pages);
         let entry = json(&files, "s/index.json");
         assert_eq!(entry["pages"], 1);
-        let set = entry["set"].as_str().unwrap();
-        let fragment = json(&files, &format!("s/f/{set}/0.json"));
+        let fragment = fragment(&files, 0);
         assert_eq!(fragment["url"], "/en/x/");
         assert_eq!(fragment["title"], "T & U");
         assert_eq!(fragment["text"], "T & U body");
         let renamed = build("s", &pages_named(&["/en/y/"]));
         assert_ne!(json(&renamed, "s/index.json")["set"], entry["set"]);
+        let edited = build("s", &self::pages(&[("/en/x/", "T & U", "<p>edited</p>")]));
+        assert_ne!(
+            json(&edited, "s/index.json")["set"],
+            entry["set"],
+            "another text is another set: a browser never mixes the two"
+        );
+    }
+
+    /// The bundles of `files` as (path, bytes, pages held), and the entry's count of each.
+    fn bundles_of(files: &Files) -> Vec<(&str, usize, usize)> {
+        let entry = json(files, "s/index.json");
+        let sizes = entry["bundles"].as_array().unwrap();
+        let set = entry["set"].as_str().unwrap();
+        let found: Vec<(&str, usize, usize)> = files
+            .iter()
+            .filter(|(p, _)| p.contains("/f/"))
+            .map(|(p, bytes)| {
+                let held = serde_json::from_slice::<Vec<serde_json::Value>>(bytes).unwrap();
+                (p.as_str(), bytes.len(), held.len())
+            })
+            .collect();
+        assert_eq!(found.len(), sizes.len(), "{entry}");
+        for (b, (path, _, held)) in found.iter().enumerate() {
+            assert_eq!(*path, format!("s/f/{set}/{b}.json"));
+            assert_eq!(Some(*held as u64), sizes[b].as_u64(), "{path}");
+        }
+        found
+    }
+
+    /// `n` pages of about 1.4 KB of text each, and a page larger than any bundle at `huge`.
+    fn many(n: usize, huge: usize) -> (Vec<String>, Files) {
+        let text: String = (0..200).map(|i| format!("từ{i} ")).collect();
+        let big: String = (0..20_000).map(|i| format!("w{i} ")).collect();
+        let urls: Vec<String> = (0..n).map(|i| format!("/p{i}/")).collect();
+        let bodies: Vec<String> = (0..n)
+            .map(|i| format!("<p>{}</p>", if i == huge { &big } else { &text }))
+            .collect();
+        let articles: Vec<(&str, &str, &str)> = urls
+            .iter()
+            .zip(&bodies)
+            .map(|(url, html)| (url.as_str(), "", html.as_str()))
+            .collect();
+        let files = build("s", &pages(&articles));
+        (urls, files)
+    }
+
+    #[test]
+    fn a_large_site_shares_bundles_of_consecutive_pages_up_to_the_bound() {
+        let (urls, files) = many(2000, 1000);
+        let bundles = bundles_of(&files);
+        assert_eq!(bundles.iter().map(|b| b.2).sum::<usize>(), 2000);
+        for (path, bytes, held) in &bundles {
+            assert!(
+                *bytes <= BUNDLE_BYTES || *held == 1,
+                "{path}: {bytes} bytes for {held} pages"
+            );
+        }
+        assert!(
+            bundles.len() * 20 < 2000,
+            "pages of 1.4 KB share files by more than 20: {} bundles",
+            bundles.len()
+        );
+        for id in [0, 999, 1000, 1001, 1999] {
+            assert_eq!(fragment(&files, id)["url"], urls[id], "page {id}");
+        }
+    }
+
+    #[test]
+    fn a_small_site_keeps_small_bundles() {
+        let (urls, files) = many(40, 20);
+        let bundles = bundles_of(&files);
+        for (path, bytes, held) in &bundles {
+            assert!(
+                *bytes <= MIN_BUNDLE_BYTES || *held == 1,
+                "{path}: {bytes} bytes for {held} pages"
+            );
+        }
+        assert!(bundles.len() > 4, "{bundles:?}");
+        assert_eq!(fragment(&files, 39)["url"], urls[39]);
     }
 
     fn pages_named(paths: &[&str]) -> Vec<Page> {

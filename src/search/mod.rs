@@ -128,10 +128,10 @@ mod tests {
                 "the {lang} index holds its own page only"
             );
             let set = entry["set"].as_str().unwrap();
-            let fragment = format!("search/{lang}/f/{set}/0.json");
-            let fragment = &files.iter().find(|(p, _)| *p == fragment).unwrap().1;
-            let fragment: serde_json::Value = serde_json::from_slice(fragment).unwrap();
-            assert_eq!(fragment["url"], url);
+            let bundle = format!("search/{lang}/f/{set}/0.json");
+            let bundle = &files.iter().find(|(p, _)| *p == bundle).unwrap().1;
+            let bundle: serde_json::Value = serde_json::from_slice(bundle).unwrap();
+            assert_eq!(bundle[0]["url"], url);
             let chunks: Vec<&[u8]> = files
                 .iter()
                 .filter(|(p, _)| p.starts_with(&format!("search/{lang}/c/")))

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use nix::fcntl::{Flock, FlockArg};
 
-use crate::diag::{Diagnostics, io_error};
+use crate::diag::{Diagnostic, Diagnostics, io_error};
 
 /// A staging folder, removed when dropped unless it was swapped in.
 pub(super) struct Staging {
@@ -22,7 +22,7 @@ pub(super) struct Staging {
 
 impl Staging {
     /// Creates and locks `.<name>.new-XXXXXX` in `parent`.
-    pub(super) fn new(parent: &Path, name: &str) -> Result<Staging, Diagnostics> {
+    pub(super) fn new(parent: &Path, name: &str) -> Result<Staging, Diagnostic> {
         let path = tempfile::Builder::new()
             .prefix(&format!(".{name}.new-"))
             .tempdir_in(parent)

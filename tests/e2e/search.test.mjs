@@ -156,3 +156,76 @@ describe('search', () => {
     assert.equal(await page.evaluate(() => document.activeElement.className), 'search-open');
   });
 });
+
+// A site of 40 articles of about 3 KB of text each: the index bundles their texts by a few
+// tens of KB (src/search/files.rs), so results come from several bundles, and each must show
+// the text of its own page.
+describe('search over texts in several bundles', () => {
+  let out;
+  let server;
+  let browser;
+  let page;
+  const ARTICLES = 40;
+
+  before(async () => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'measured-bundles-'));
+    const root = path.join(out, 'src');
+    fs.mkdirSync(root);
+    fs.copyFileSync(path.join(fixture, 'site.toml'), path.join(root, 'site.toml'));
+    const filler = 'Một câu văn bình thường về mạng và dữ liệu chung. '.repeat(60);
+    for (let n = 0; n < ARTICLES; n++) {
+      const dir = path.join(root, 'content', `bai-${n}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const day = String(1 + (n % 28)).padStart(2, '0');
+      const month = String(1 + Math.floor(n / 28)).padStart(2, '0');
+      fs.writeFileSync(
+        path.join(dir, 'index.vi.md'),
+        `---\ntitle: Bài số ${n}\ndate: 2026-${month}-${day}\n---\nriengbai${n} ${filler}\n`,
+      );
+    }
+    execFileSync(binary, ['build', '--root', root, '--output', path.join(out, 'site')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const entry = JSON.parse(fs.readFileSync(path.join(out, 'site', 'search', 'vi', 'index.json')));
+    assert.ok(entry.bundles.length >= 3, `texts in several bundles: ${JSON.stringify(entry.bundles)}`);
+    server = await serveStatic(path.join(out, 'site'));
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(WAIT);
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.close();
+    if (out) fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  async function search(query) {
+    await page.goto(server.url + '/');
+    await page.locator('.search-open').waitFor({ state: 'visible' });
+    await page.keyboard.press('/');
+    await page.getByRole('searchbox').fill(query);
+    await page.locator('.search-results[aria-busy="false"]').waitFor({ state: 'attached' });
+    return page.locator('.search-results a').evaluateAll((links) =>
+      links.map((a) => ({
+        href: new URL(a.href).pathname,
+        title: a.querySelector('.search-title').textContent,
+        marks: [...a.querySelectorAll('mark')].map((m) => m.textContent),
+      })),
+    );
+  }
+
+  it('finds a page of every bundle with its own title and text', async () => {
+    for (const n of [0, 19, ARTICLES - 1]) {
+      const results = await search(`riengbai${n}`);
+      assert.deepEqual(results.map((r) => [r.href, r.title]), [[`/bai-${n}/`, `Bài số ${n}`]]);
+      assert.deepEqual(results[0].marks, [`riengbai${n}`]);
+    }
+  });
+
+  it('shows each result of a common word with the title of its own page', async () => {
+    const results = await search('chung');
+    assert.equal(results.length, 8, JSON.stringify(results));
+    for (const r of results) assert.equal(`/bai-${r.title.replace('Bài số ', '')}/`, r.href);
+  });
+});
