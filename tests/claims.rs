@@ -155,8 +155,8 @@ fn run_to_run_variation_widens_the_published_interval() {
     let site = vary_site(&[100.0, 200.0, 100.0], &[], "");
     let b = site.build().unwrap_or_else(|e| panic!("{e}"));
     let json: serde_json::Value =
-        serde_json::from_slice(b.output.get("experiments/vary/results.json").unwrap()).unwrap();
-    let t = &json["results"]["t"];
+        serde_json::from_slice(b.output.get("a/results.json").unwrap()).unwrap();
+    let t = &json["experiments"]["vary"]["results"]["t"];
     assert_eq!(t["median"], 100.0);
     assert_eq!(t["runs"], 3);
     // The geometric t-interval of 100, 200, 100 (logarithms' mean 4.8363, s = 0.4002,

@@ -1,4 +1,4 @@
-//! The output files besides the rendered pages (each experiment's `results.json`, the highlight
+//! The output files besides the rendered pages (each article's `results.json`, the highlight
 //! stylesheet, the theme's static files and the articles' assets), and the checks of the
 //! finished output (links, missing translations).
 
@@ -24,7 +24,7 @@ use super::bodies::measurements_fingerprint;
 use super::memo::{Themes, themes};
 
 impl Session {
-    /// Adds the output files besides the rendered pages: every experiment's `results.json`, the highlight
+    /// Adds the output files besides the rendered pages: every `results.json`, the highlight
     /// stylesheet, the theme's static files and the articles' assets.
     pub(super) fn add_files(
         &mut self,
@@ -34,30 +34,38 @@ impl Session {
         m: &Measurements,
         output: &mut Output,
     ) -> Result<(), Diagnostics> {
-        self.add_results_files(used, m, output);
+        self.add_results_files(inputs, used, m, output);
         let config = &inputs.config;
         self.add_stylesheet(config, themes(config), output)?;
         add_static_files(config, theme, &inputs.site, output)
     }
 
-    /// Adds the `results.json` of every experiment an article uses (`used`: each page's), made
-    /// again when the experiments' results changed.
+    /// Adds the `results.json` of every article that uses experiments (`used`), made again
+    /// when the article's URL, title, experiments or their results changed.
     fn add_results_files(
         &mut self,
+        inputs: &RenderInputs,
         used: &[BTreeSet<String>],
         m: &Measurements,
         output: &mut Output,
     ) {
         let results = measurements_fingerprint(m);
-        let names: BTreeSet<&String> = used.iter().flatten().collect();
         let mut kept = Vec::new();
-        for name in names {
-            let key = blake3::hash(format!("{name}\0{results}").as_bytes());
+        for (p, names) in inputs.site.pages.iter().zip(used) {
+            if names.is_empty() {
+                continue;
+            }
+            let key = blake3::hash(
+                format!("{}\0{}\0{names:?}\0{results}", p.url, p.doc.front.title).as_bytes(),
+            );
             let bytes = self
                 .memo
                 .results_files
-                .get_or(&key, || Arc::from(render::results_json(name, m)));
-            output.insert_shared(render::results_path(name), bytes.clone());
+                .get_or(&key, || Arc::from(render::results_json(p, names, m)));
+            output.insert_shared(
+                format!("{}results.json", p.url.trim_start_matches('/')),
+                bytes.clone(),
+            );
             kept.push((key, bytes));
         }
         self.memo.results_files.keep(kept);

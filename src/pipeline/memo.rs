@@ -157,7 +157,7 @@ pub(super) struct Memo {
     pub(super) bodies: PerKey<Arc<Rendered>>,
     /// The experiments each article refers to.
     pub(super) refs: PerKey<BTreeSet<String>>,
-    /// Each experiment's `results.json`.
+    /// Each article's `results.json`.
     pub(super) results_files: PerKey<Arc<[u8]>>,
     /// The machine description, read once a session.
     pub(super) machine: Cache<(), Machine>,

@@ -34,6 +34,7 @@ struct ArticleCtx<'a> {
     /// that the values' tooltips show ([`crate::markdown::Rendered::where_vars`]).
     content_style: &'a str,
     reproduce: &'a [Reproduce],
+    results_url: Option<String>,
     related: Vec<LinkCtx>,
     translation_notice: Option<String>,
 }
@@ -89,6 +90,7 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
         content: &body.html,
         content_style: &body.where_vars,
         reproduce,
+        results_url: (!reproduce.is_empty()).then(|| format!("{}results.json", p.url)),
         related: inputs
             .related
             .get(i)
@@ -176,6 +178,7 @@ mod tests {
             "450 words at 200 a minute"
         );
         assert_eq!(article.reproduce.len(), 1);
+        assert_eq!(article.results_url.as_deref(), Some("/dns/results.json"));
         let series = article.series.unwrap();
         assert_eq!(series.position, "Phần 2/2 của loạt “Mạng”");
         let parts: Vec<(&str, bool)> = series
@@ -192,6 +195,7 @@ mod tests {
     fn an_article_without_experiments_has_no_results_file() {
         let inputs = inputs();
         let ArticlePage { meta, article } = context(&inputs, page(&inputs, "tcp", "en"));
+        assert_eq!(article.results_url, None);
         assert!(article.reproduce.is_empty());
         assert_eq!(article.reading_time, "3 min read");
         let versions: Vec<(&str, &str)> = meta

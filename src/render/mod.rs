@@ -39,7 +39,7 @@ use crate::site::Site;
 
 pub use memo::PageMemo;
 pub use redirect::add_redirects;
-pub use reproduce::{Reproduce, reproduce_of, results_json, results_path};
+pub use reproduce::{Reproduce, reproduce_of, results_json};
 pub use templates::{Templates, compile};
 
 /// Everything rendering reads, owned (mdBook's `RenderContext`): a whole build renders from it,

@@ -1,8 +1,5 @@
 //! What an article says of the experiments it uses: its "Reproduce" section (how each was
-//! measured, and how to measure it again, and a link to each one's `results.json`), and those
-//! files: an experiment's results and provenance, one file per experiment beside its source
-//! page (`/experiments/<name>/results.json`), not one per article, which would copy the same
-//! results into every article that uses them and write a file more for each.
+//! measured, and how to measure it again) and its `results.json` (their results and provenance).
 
 use std::collections::BTreeSet;
 
@@ -26,8 +23,6 @@ pub struct Reproduce {
     pub rustc: String,
     pub measured_at: String,
     pub quick: bool,
-    /// The experiment's `results.json` ([`results_path`]), as a site path.
-    pub results_url: String,
 }
 
 /// The "Reproduce" section of `page`, which uses the experiments `names`.
@@ -52,25 +47,20 @@ pub fn reproduce_of(
                 rustc: p.rustc.clone(),
                 measured_at: p.measured_at.clone(),
                 quick: p.quick,
-                results_url: format!("/{}", results_path(name)),
             }
         })
         .collect()
 }
 
-/// The output file of experiment `name`'s `results.json`.
-pub fn results_path(name: &str) -> String {
-    format!("experiments/{name}/results.json")
-}
-
-/// The `results.json` of experiment `name`: its results, provenance and output.
-pub fn results_json(name: &str, m: &Measurements) -> Vec<u8> {
-    let r = &m.by_name[name].record;
-    let doc = serde_json::json!({
-        "experiment": name,
-        "provenance": r.provenance,
-        "results": r.results,
-        "output": r.output,
-    });
+/// `results.json` of `page`: the results and provenance of every experiment it uses.
+pub fn results_json(page: &Page, names: &BTreeSet<String>, m: &Measurements) -> Vec<u8> {
+    let experiments: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .map(|n| {
+            let r = &m.by_name[n].record;
+            (n.clone(), serde_json::json!({ "provenance": r.provenance, "results": r.results, "output": r.output }))
+        })
+        .collect();
+    let doc = serde_json::json!({ "article": page.url, "title": page.doc.front.title, "experiments": experiments });
     serde_json::to_vec_pretty(&doc).unwrap_or_default()
 }

@@ -111,7 +111,6 @@ fn reproduce(site: &Site) -> Vec<Vec<Reproduce>> {
                 rustc: "rustc 1.85".into(),
                 measured_at: "2026-01-05T10:00:00Z".into(),
                 quick: false,
-                results_url: format!("/{}", results_path("dns")),
             })
             .into_iter()
             .collect()
