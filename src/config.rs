@@ -27,6 +27,7 @@ struct RawConfig {
     claims: Option<RawClaims>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
+    cards: Option<RawCards>,
     /// A tag's own URL segment, by its name (`"C++" = "cpp"`).
     tags: Option<BTreeMap<String, String>>,
 }
@@ -35,6 +36,13 @@ struct RawConfig {
 #[serde(deny_unknown_fields)]
 struct RawSearch {
     /// Build the search index (and show the search box); on by default.
+    enabled: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCards {
+    /// Draw each article's social card (`og:image`); on by default.
     enabled: Option<bool>,
 }
 
@@ -182,6 +190,8 @@ pub struct SiteConfig {
     pub claims: ClaimsConfig,
     /// Whether the site has a search index and box (`[search] enabled`).
     pub search: bool,
+    /// Whether each article gets a social card, `og:image` (`[cards] enabled`).
+    pub cards: bool,
     pub highlight_light: String,
     pub highlight_dark: String,
     /// `[tags]`: the URL segment of the tags named there.
@@ -399,6 +409,7 @@ fn validate(
         claims,
         highlight,
         search,
+        cards,
         tags,
     } = raw;
     let mut diags = Diagnostics::default();
@@ -491,6 +502,7 @@ fn validate(
         experiments,
         claims,
         search: search.and_then(|s| s.enabled).unwrap_or(true),
+        cards: cards.and_then(|c| c.enabled).unwrap_or(true),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
         tag_slugs,

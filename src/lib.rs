@@ -33,6 +33,7 @@
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod atomic;
+pub mod card;
 pub mod chart;
 pub mod claims;
 pub mod config;

@@ -22,6 +22,7 @@ use crate::site::{AssembleOptions, Site};
 use crate::{config, content, i18n, site, theme, write};
 
 mod bodies;
+mod cards;
 mod edit;
 mod files;
 mod inputs;
@@ -120,6 +121,8 @@ pub struct Work {
     pub pages_rendered: usize,
     /// Code blocks highlighted by syntect (not found in the highlight cache).
     pub blocks_highlighted: usize,
+    /// Social cards rasterised (not found in the card cache).
+    pub cards_drawn: usize,
     /// Whether every stage ran (else: nothing, or only what edited bodies reach).
     pub whole: bool,
 }
@@ -228,20 +231,23 @@ impl Session {
         };
         let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
         let standalone = self.standalone(&config, &highlighter, &hooks, &body_theme)?;
-        let failed = std::mem::take(&mut measured.failures);
+        let mut failed = std::mem::take(&mut measured.failures);
+        // What each article's social card shows: its errors are reported with the bodies'.
+        let cards = cards::cards(&site, &hooks).unwrap_or_else(|d| {
+            failed.extend(d);
+            Vec::new()
+        });
         let bodies = self.checked_bodies(&site, &hooks, body_theme, failed)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
         let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
         warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
         warnings.extend(drift);
-        warnings.extend(
-            bodies
-                .bodies
-                .iter()
-                .flat_map(|b| b.warnings.iter().cloned()),
-        );
+        warnings.extend(bodies.bodies.iter().flat_map(|b| b.warnings.clone()));
+        let card_cache = self.card_cache(&config);
+        let drawn_before = card_cache.drawn();
         let inputs = RenderInputs {
+            cards: Arc::new(cards),
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
             related: self.related(&site),
@@ -253,8 +259,7 @@ impl Session {
             site,
             config,
         };
-        let (mut output, rendering) =
-            render::render(&inputs, (!self.once).then_some(&self.memo.pages))?;
+        let (mut output, rendering) = self.render_with_cards(&inputs, &card_cache)?;
         self.memo.pages = rendering.pages;
         self.add_files(&inputs, &theme, &used, m, &mut output)?;
         render::add_redirects(&inputs, &mut output)?;
@@ -263,6 +268,8 @@ impl Session {
         files::check_links(&inputs.site, &inputs.bodies, &output)?;
         files::check_pages(&inputs, &output)?;
         let search = self.search_and_save(&mut output, &inputs, &bodies.keys, &highlighter)?;
+        // A cache folder that cannot be pruned only holds more files.
+        let _ = card_cache.prune();
         let keys = bodies.keys.iter().copied();
         self.memo
             .bodies
@@ -276,6 +283,7 @@ impl Session {
                 bodies_rendered: bodies.rendered,
                 pages_rendered: rendering.rendered,
                 blocks_highlighted: bodies.highlighted,
+                cards_drawn: card_cache.drawn() - drawn_before,
                 whole: true,
             },
             config: inputs.config.clone(),
@@ -295,6 +303,25 @@ impl Session {
             inputs,
         });
         Ok(built)
+    }
+
+    /// Every output file from the render inputs, the social cards drawn on all cores beside
+    /// the pages (`pipeline/cards.rs`).
+    fn render_with_cards(
+        &self,
+        inputs: &RenderInputs,
+        cards: &crate::card::CardCache,
+    ) -> Result<(Output, render::Rendering), Diagnostics> {
+        let reuse = (!self.once).then_some(&self.memo.pages);
+        let (rendered, drawn) = rayon::join(
+            || render::render(inputs, reuse),
+            || cards::draw(&inputs.site, &inputs.cards, cards),
+        );
+        let (mut output, rendering) = rendered?;
+        for (path, png) in drawn? {
+            output.insert_shared(path, png);
+        }
+        Ok((output, rendering))
     }
 
     /// The standalone pages of `pages/`, their bodies rendered as articles' are.

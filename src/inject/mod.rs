@@ -5,6 +5,7 @@
 
 mod claim;
 mod machine;
+mod plain;
 mod source;
 
 use std::collections::BTreeMap;
