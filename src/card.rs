@@ -70,10 +70,15 @@ impl Card {
         draw::png(&self.svg())
     }
 
-    /// The text alternative of the picture (`og:image:alt`): what it says, in reading order.
-    pub fn alt(&self) -> String {
+    /// The text alternative of the picture (`og:image:alt`): what it says, in reading order;
+    /// `fill` puts the title, label and value into the language's `card_alt` sentence.
+    pub fn alt(&self, fill: impl Fn(&[(&str, &str)]) -> String) -> String {
         match &self.headline {
-            Some(h) => format!("{} — {}: {}", self.title, h.label, h.value),
+            Some(h) => fill(&[
+                ("title", &self.title),
+                ("label", &h.label),
+                ("value", &h.value),
+            ]),
             None => self.title.clone(),
         }
     }
@@ -135,10 +140,14 @@ mod tests {
 
     #[test]
     fn the_alternative_text_says_what_the_card_shows() {
+        let fill = |vars: &[(&str, &str)]| {
+            let text: Vec<String> = vars.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            text.join(";")
+        };
         assert_eq!(
-            card("T", true).alt(),
-            "T — phân giải cold so với có cache: 7,3×"
+            card("T", true).alt(fill),
+            "title=T;label=phân giải cold so với có cache;value=7,3×"
         );
-        assert_eq!(card("T", false).alt(), "T");
+        assert_eq!(card("T", false).alt(fill), "T");
     }
 }

@@ -72,7 +72,7 @@ pub(super) fn image(inputs: &RenderInputs, i: usize) -> Option<Image> {
             .absolute(&format!("{url}{}", crate::card::FILE)),
         width: crate::card::WIDTH,
         height: crate::card::HEIGHT,
-        alt: card.alt(),
+        alt: card.alt(|vars| inputs.strings[&card.lang].fill("card_alt", vars)),
     })
 }
 
