@@ -29,21 +29,16 @@ pub(super) fn png(svg: &str) -> Result<Vec<u8>, String> {
     encode(&pixmap).map_err(|e| e.to_string())
 }
 
-/// The pixmap as an RGB PNG: the card's background is opaque, so every pixel's alpha is 255
-/// and its premultiplied colour is its colour.
+/// The pixmap as a PNG, its bytes as they are: the card's background is opaque, so every
+/// pixel's alpha is 255 and its premultiplied colour is its colour.
 fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
-    let rgb: Vec<u8> = pixmap
-        .data()
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
     let mut out = Vec::with_capacity(96 * 1024);
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
     let mut writer = encoder.write_header()?;
-    writer.write_image_data(&rgb)?;
+    writer.write_image_data(pixmap.data())?;
     writer.finish()?;
     Ok(out)
 }
