@@ -163,6 +163,14 @@ fn cards_can_be_turned_off() {
     let doc = html(&built, "a/index.html");
     assert!(meta(&doc, "og:image").is_empty() && meta(&doc, "twitter:card").is_empty());
     assert_eq!(built.work.cards_drawn, 0);
+    // A `card:` naming nothing is still an error.
+    site.article(
+        "a",
+        "vi",
+        "title: T\ndate: 2026-11-04\ncard: exp.nope",
+        "x\n",
+    );
+    assert!(build_err(&site).contains("no `nope` in the results"));
 }
 
 /// The PNG files of the card cache.

@@ -18,16 +18,15 @@ use super::Session;
 type File = (String, Arc<[u8]>);
 type Files = Vec<File>;
 
-/// The card of each page (`None` for every page when `[cards] enabled = false`).
+/// The card of each page (`None` for every page when `[cards] enabled = false`, whose
+/// `card:` values are still checked: turning cards on again must not reveal an old error).
 pub(super) fn cards(site: &Site, hooks: &Injector<'_>) -> Result<Vec<Option<Card>>, Diagnostics> {
-    if !hooks.config.cards {
-        return Ok(vec![None; site.pages.len()]);
-    }
+    let enabled = hooks.config.cards;
     let mut diags = Diagnostics::default();
     let mut cards = Vec::with_capacity(site.pages.len());
     for i in 0..site.pages.len() {
         match card_of(site, hooks, i) {
-            Ok(card) => cards.push(Some(card)),
+            Ok(card) => cards.push(enabled.then_some(card)),
             Err(d) => {
                 diags.extend(d);
                 cards.push(None);
