@@ -240,12 +240,8 @@ impl Session {
         let bodies = self.checked_bodies(&site, &hooks, body_theme, failed)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
-        let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
-        warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
-        warnings.extend(drift);
-        warnings.extend(bodies.bodies.iter().flat_map(|b| b.warnings.clone()));
-        let card_cache = self.card_cache(&config);
-        let drawn_before = card_cache.drawn();
+        let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
+        let warnings = all_warnings(warnings, &site, &bodies.bodies, drift);
         let inputs = RenderInputs {
             cards: Arc::new(cards),
             extra_pages: self.source_pages(fingerprint, &hooks),
@@ -259,7 +255,7 @@ impl Session {
             site,
             config,
         };
-        let (mut output, rendering) = self.render_with_cards(&inputs, &card_cache)?;
+        let (mut output, rendering, cards_drawn) = self.render_with_cards(&inputs)?;
         self.memo.pages = rendering.pages;
         self.add_files(&inputs, &theme, &used, m, &mut output)?;
         render::add_redirects(&inputs, &mut output)?;
@@ -268,8 +264,6 @@ impl Session {
         files::check_links(&inputs.site, &inputs.bodies, &output)?;
         files::check_pages(&inputs, &output)?;
         let search = self.search_and_save(&mut output, &inputs, &bodies.keys, &highlighter)?;
-        // A cache folder that cannot be pruned only holds more files.
-        let _ = card_cache.prune();
         let keys = bodies.keys.iter().copied();
         self.memo
             .bodies
@@ -283,7 +277,7 @@ impl Session {
                 bodies_rendered: bodies.rendered,
                 pages_rendered: rendering.rendered,
                 blocks_highlighted: bodies.highlighted,
-                cards_drawn: card_cache.drawn() - drawn_before,
+                cards_drawn,
                 whole: true,
             },
             config: inputs.config.clone(),
@@ -306,22 +300,26 @@ impl Session {
     }
 
     /// Every output file from the render inputs, the social cards drawn on all cores beside
-    /// the pages (`pipeline/cards.rs`).
+    /// the pages (`pipeline/cards.rs`), and how many cards were drawn (not cached).
     fn render_with_cards(
-        &self,
+        &mut self,
         inputs: &RenderInputs,
-        cards: &crate::card::CardCache,
-    ) -> Result<(Output, render::Rendering), Diagnostics> {
+    ) -> Result<(Output, render::Rendering, usize), Diagnostics> {
+        let cache = self.card_cache(&inputs.config);
+        let before = cache.drawn();
         let reuse = (!self.once).then_some(&self.memo.pages);
         let (rendered, drawn) = rayon::join(
             || render::render(inputs, reuse),
-            || cards::draw(&inputs.site, &inputs.cards, cards),
+            || cards::draw(&inputs.site, &inputs.cards, &cache),
         );
         let (mut output, rendering) = rendered?;
         for (path, png) in drawn? {
             output.insert_shared(path, png);
         }
-        Ok((output, rendering))
+        // Every card of this build is in the cache's used set now. A cache folder that cannot
+        // be pruned only holds more files.
+        let _ = cache.prune();
+        Ok((output, rendering, cache.drawn() - before))
     }
 
     /// The standalone pages of `pages/`, their bodies rendered as articles' are.
@@ -421,6 +419,21 @@ impl Session {
             pending
         })
     }
+}
+
+/// The build's warnings: the translations' (`first`), the value parity of translations, the
+/// experiments' drift, and the bodies'.
+fn all_warnings(
+    first: Vec<Diagnostic>,
+    site: &Site,
+    bodies: &[Arc<crate::markdown::Rendered>],
+    drift: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let mut warnings = first;
+    warnings.extend(marks::parity_warnings(site, bodies));
+    warnings.extend(drift);
+    warnings.extend(bodies.iter().flat_map(|b| b.warnings.clone()));
+    warnings
 }
 
 /// Everything besides a page's own data that its HTML depends on: configuration, templates
