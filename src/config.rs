@@ -28,6 +28,7 @@ struct RawConfig {
     machines: Option<RawMachines>,
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
+    cards: Option<RawCards>,
     /// A tag's own URL segment, by its name (`"C++" = "cpp"`).
     tags: Option<BTreeMap<String, String>>,
 }
@@ -36,6 +37,13 @@ struct RawConfig {
 #[serde(deny_unknown_fields)]
 struct RawSearch {
     /// Build the search index (and show the search box); on by default.
+    enabled: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCards {
+    /// Draw each article's social card (`og:image`); on by default.
     enabled: Option<bool>,
 }
 
@@ -226,6 +234,8 @@ pub struct SiteConfig {
     pub machines: MachinesConfig,
     /// Whether the site has a search index and box (`[search] enabled`).
     pub search: bool,
+    /// Whether each article gets a social card, `og:image` (`[cards] enabled`).
+    pub cards: bool,
     pub highlight_light: String,
     pub highlight_dark: String,
     /// `[tags]`: the URL segment of the tags named there.
@@ -454,6 +464,7 @@ fn validate(
         machines,
         highlight,
         search,
+        cards,
         tags,
     } = raw;
     let mut diags = Diagnostics::default();
@@ -550,6 +561,7 @@ fn validate(
         claims,
         machines,
         search: search.and_then(|s| s.enabled).unwrap_or(true),
+        cards: cards.and_then(|c| c.enabled).unwrap_or(false),
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
         tag_slugs,

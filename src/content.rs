@@ -37,6 +37,10 @@ pub struct FrontMatter {
     /// The claims this file declares for its article, with where each is written.
     pub claims: Option<crate::frontmatter::claims::Written>,
     pub translated_from: Option<String>,
+    /// The social card's headline value (`card:`), with the 1-based line it is written on.
+    pub card: Option<(String, usize)>,
+    /// What the card says the value is (`card_label:`).
+    pub card_label: Option<String>,
 }
 
 /// One Markdown file of `content/`.
@@ -202,6 +206,8 @@ fn validate(
         aliases,
         claims,
         translated_from,
+        card,
+        card_label,
     } = raw;
     let mut diags = Diagnostics::default();
     let mut bad = |key: &str, msg: String, hint: String| {
@@ -280,6 +286,11 @@ fn validate(
         aliases,
         claims,
         translated_from,
+        card: card.map(|c| {
+            let line = frontmatter::key_line(split, "card").unwrap_or(split.text_line);
+            (c, line)
+        }),
+        card_label,
     })
 }
 

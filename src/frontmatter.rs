@@ -43,6 +43,10 @@ pub struct RawFrontMatter {
     pub claims: Option<claims::RawClaims>,
     /// Short content hash of the original this translation was made from.
     pub translated_from: Option<String>,
+    /// The measured value the social card shows: `experiment.path`, with a filter if wanted.
+    pub card: Option<String>,
+    /// What that value is, as the card says under it.
+    pub card_label: Option<String>,
 }
 
 /// What a standalone page's front matter may say (`pages/<name>/index.<lang>.md`): a page is

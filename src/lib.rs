@@ -17,7 +17,8 @@
 //!    through [`math`] (LaTeX → MathML), Mermaid blocks through [`diagram`] (→ inline SVG);
 //!    [`pages`]: `pages/` → standalone pages (About), their bodies rendered the same way
 //! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
-//!    parallel ([`output::Output`])
+//!    parallel ([`output::Output`]); beside it, [`card`] draws each article's social card (SVG →
+//!    PNG, cached by what it shows)
 //! 8. [`links`]: every internal link and anchor checked against the output;
 //!    [`search`] then indexes the articles, one index per language
 //! 9. [`write`](mod@write): the output written atomically (or served from memory by [`serve`])
@@ -33,6 +34,7 @@
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod atomic;
+pub mod card;
 pub mod chart;
 pub mod claims;
 pub mod config;

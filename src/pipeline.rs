@@ -22,6 +22,7 @@ use crate::site::{AssembleOptions, Site};
 use crate::{config, content, i18n, site, theme};
 
 mod bodies;
+mod cards;
 mod disk;
 mod edit;
 mod files;
@@ -132,6 +133,8 @@ pub struct Work {
     pub pages_rendered: usize,
     /// Code blocks highlighted by syntect (not found in the highlight cache).
     pub blocks_highlighted: usize,
+    /// Social cards rasterised (not found in the card cache).
+    pub cards_drawn: usize,
     /// Whether every stage ran (else: nothing, or only what edited bodies reach).
     pub whole: bool,
 }
@@ -247,17 +250,20 @@ impl Session {
         };
         let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
         let standalone = self.standalone(&config, &highlighter, &hooks, &body_theme)?;
-        let failed = std::mem::take(&mut measured.failures);
+        let mut failed = std::mem::take(&mut measured.failures);
+        // What each article's social card shows: its errors are reported with the bodies'.
+        let cards = cards::cards(&site, &hooks).unwrap_or_else(|d| {
+            failed.extend(d);
+            Vec::new()
+        });
         let bodies = self.checked_bodies(&site, &hooks, body_theme, failed)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
-        let (notices, mut warnings) = inputs::translation_notices(&config, &site, &strings);
-        warnings.extend(marks::parity_warnings(&site, &bodies.bodies));
-        warnings.extend(drift);
+        let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
+        let mut warnings = all_warnings(warnings, &site, &bodies.bodies, drift);
         warnings.extend(m.warnings.iter().cloned());
-        let of_bodies = bodies.bodies.iter().flat_map(|b| b.warnings.iter());
-        warnings.extend(of_bodies.cloned());
         let inputs = RenderInputs {
+            cards: Arc::new(cards),
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
             related: self.related(&site),
@@ -269,8 +275,7 @@ impl Session {
             site,
             config,
         };
-        let reuse = (!self.once).then_some(&self.memo.pages);
-        let (mut output, rendering) = render::render(&inputs, reuse, store)?;
+        let (mut output, rendering, cards_drawn) = self.render_with_cards(&inputs, store)?;
         self.memo.pages = rendering.pages;
         self.add_files(&inputs, &theme, &used, m, &mut output)?;
         render::add_redirects(&inputs, &mut output)?;
@@ -292,6 +297,7 @@ impl Session {
                 bodies_rendered: bodies.rendered,
                 pages_rendered: rendering.rendered,
                 blocks_highlighted: bodies.highlighted,
+                cards_drawn,
                 whole: true,
             },
             config: inputs.config.clone(),
@@ -311,6 +317,30 @@ impl Session {
             inputs,
         });
         Ok(built)
+    }
+
+    /// Every output file from the render inputs, the social cards drawn on all cores beside
+    /// the pages (`pipeline/cards.rs`), and how many cards were drawn (not cached).
+    fn render_with_cards(
+        &mut self,
+        inputs: &RenderInputs,
+        store: Option<&dyn Store>,
+    ) -> Result<(Output, render::Rendering, usize), Diagnostics> {
+        let cache = self.card_cache(&inputs.config);
+        let before = cache.drawn();
+        let reuse = (!self.once).then_some(&self.memo.pages);
+        let (rendered, drawn) = rayon::join(
+            || render::render(inputs, reuse, store),
+            || cards::draw(&inputs.site, &inputs.cards, &cache, store),
+        );
+        let (mut output, rendering) = rendered?;
+        for (path, kept) in drawn? {
+            output.insert_kept(path, kept);
+        }
+        // Every card of this build is in the cache's used set now. A cache folder that cannot
+        // be pruned only holds more files.
+        let _ = cache.prune();
+        Ok((output, rendering, cache.drawn() - before))
     }
 
     /// The standalone pages of `pages/`, their bodies rendered as articles' are.
@@ -410,4 +440,19 @@ impl Session {
             pending
         })
     }
+}
+
+/// The build's warnings: the translations' (`first`), the value parity of translations, the
+/// experiments' drift, and the bodies'.
+fn all_warnings(
+    first: Vec<Diagnostic>,
+    site: &Site,
+    bodies: &[Arc<crate::markdown::Rendered>],
+    drift: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let mut warnings = first;
+    warnings.extend(marks::parity_warnings(site, bodies));
+    warnings.extend(drift);
+    warnings.extend(bodies.iter().flat_map(|b| b.warnings.clone()));
+    warnings
 }

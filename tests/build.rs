@@ -896,12 +896,15 @@ fn a_one_off_build_makes_the_same_site_as_a_sessions_first_build() {
     let mut session = measured::pipeline::Session::new(site.options());
     let first = session.build(&measured::experiments::Silent).unwrap();
     assert_eq!(once.output, first.output);
-    // The same work, but for the code blocks: the one-off build saved them highlighted.
+    // The same work, but for the code blocks and the social cards: the one-off build saved
+    // them highlighted and drawn.
     assert!(once.work.blocks_highlighted > 0, "{:?}", once.work);
+    assert!(once.work.cards_drawn > 0, "{:?}", once.work);
     assert_eq!(
         first.work,
         measured::pipeline::Work {
             blocks_highlighted: 0,
+            cards_drawn: 0,
             ..once.work
         }
     );
@@ -1075,6 +1078,7 @@ mod edits {
                 bodies_rendered: 1,
                 pages_rendered: 4,
                 blocks_highlighted: 1,
+                cards_drawn: 0,
                 whole: false,
             },
             "the article, atom.xml and its two tags' feeds, and no other stage"
@@ -1208,6 +1212,7 @@ mod edits {
                 bodies_rendered: 1,
                 pages_rendered: 4,
                 blocks_highlighted: 0,
+                cards_drawn: 0,
                 whole: false,
             },
             "both articles, the Vietnamese feed and the feed of its tag `mạng`"

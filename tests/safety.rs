@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::fixtures::{frozen_options, frozen_site};
 use common::{TestSite, html, texts};
 
 const HOSTILE: &str = "</script><!--<script> ]]> & <b>";
@@ -47,43 +48,8 @@ fn script_blocks_cannot_be_broken_by_author_text() {
     assert_eq!(common::attrs(&page, "script[src]", "src"), ["/theme.js"]);
 }
 
-/// A site whose one experiment, `exp`, has `results` frozen (never compiled or run).
-fn frozen_site(results: serde_json::Value) -> TestSite {
-    let site = TestSite::new();
-    site.write(
-        "experiments/Cargo.toml",
-        "[workspace]\nmembers = [\"exp\"]\nresolver = \"2\"\n",
-    );
-    site.write(
-        "experiments/exp/Cargo.toml",
-        "[package]\nname = \"exp\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
-    );
-    site.write("experiments/exp/src/main.rs", "fn main() {}\n");
-    let record = serde_json::json!({
-        "experiment": "exp",
-        "key": "test",
-        "results": results,
-        "output": "",
-        "provenance": {
-            "experiment": "exp", "source_hash": "0", "lock_hash": "0", "rustc": "rustc 1.85.0",
-            "cpu": "test", "cores": 2, "kernel": "6.1", "measured_at": "2026-01-01T00:00:00Z",
-            "load_before": [0.0, 0.0, 0.0], "load_after": [0.0, 0.0, 0.0],
-            "duration_secs": 1.0, "quick": false, "command": "none"
-        }
-    });
-    site.write("frozen/exp.json", &record.to_string());
-    site
-}
-
 fn build_frozen(site: &TestSite) -> measured::Built {
-    let opts = measured::BuildOptions {
-        experiments: measured::experiments::ExperimentOptions {
-            frozen: true,
-            ..Default::default()
-        },
-        ..site.options()
-    };
-    measured::build_in_memory(&opts).unwrap_or_else(|d| panic!("{d}"))
+    measured::build_in_memory(&frozen_options(site)).unwrap_or_else(|d| panic!("{d}"))
 }
 
 #[test]

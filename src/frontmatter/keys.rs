@@ -49,7 +49,7 @@ const fn key(name: &'static str, kind: Kind, example: &'static str) -> Key {
 }
 
 /// Every key of [`super::RawFrontMatter`], in the order docs/authoring.md lists them.
-pub const KEYS: [Key; 12] = [
+pub const KEYS: [Key; 14] = [
     key("title", Kind::Text, "title: \"Kết nối TCP\""),
     key("date", Kind::Date, "date: 2026-11-29"),
     key("description", Kind::Text, "description: \"One sentence.\""),
@@ -65,6 +65,12 @@ pub const KEYS: [Key; 12] = [
         "translated_from",
         Kind::Text,
         "translated_from: 3f2a9c1b7d4e",
+    ),
+    key("card", Kind::Text, "card: dns.cold_over_cached"),
+    key(
+        "card_label",
+        Kind::Text,
+        "card_label: \"cold lookup over cached\"",
     ),
 ];
 

@@ -6,6 +6,7 @@
 mod claim;
 mod elsewhere;
 mod machine;
+mod plain;
 mod source;
 
 use std::collections::BTreeMap;

@@ -133,6 +133,7 @@ impl Session {
             bodies_rendered,
             pages_rendered: rendering.rendered,
             blocks_highlighted,
+            cards_drawn: 0,
             whole: false,
         };
         self.publish(last, reach.searched).map(Some)

@@ -115,6 +115,16 @@ fn add_static_files(
         let folder = config.root.join("content").join(&page.doc.dir);
         for rel in files {
             let path = folder.join(rel);
+            if config.cards && rel.as_path() == std::path::Path::new(crate::card::FILE) {
+                diags.push(
+                    Diagnostic::new(
+                        Place::file(&path),
+                        format!("this file has the name of the article's social card, `{}`, which the build writes there", crate::card::FILE),
+                    )
+                    .with_hint("rename the file (and the links to it), or set `[cards] enabled = false` in site.toml"),
+                );
+                continue;
+            }
             match std::fs::read(&path) {
                 Ok(bytes) => {
                     let rel = rel

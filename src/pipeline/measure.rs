@@ -126,6 +126,10 @@ fn refs_key(doc: &SourceDoc) -> blake3::Hash {
         h.update(b"\0");
         h.update(claim.text.as_bytes());
     }
+    if let Some((card, _)) = &doc.front.card {
+        h.update(b"\0card\0");
+        h.update(card.as_bytes());
+    }
     h.finalize()
 }
 
@@ -137,6 +141,11 @@ pub(super) fn refs_of(doc: &SourceDoc) -> BTreeSet<String> {
         .collect();
     for claim in doc.front.claims.iter().flat_map(|w| &w.entries) {
         names.extend(claims::experiments_of(&claim.text));
+    }
+    // The social card's headline value (`card: experiment.path`).
+    if let Some((card, _)) = &doc.front.card {
+        let name = card.split(['.', '|']).next().unwrap_or_default().trim();
+        names.insert(name.to_string());
     }
     names
 }

@@ -165,6 +165,8 @@ pub(super) struct Memo {
     pub(super) measurements: Cache<blake3::Hash, Arc<Measurements>>,
     /// The highlighter and its cache of highlighted blocks.
     pub(super) highlighter: Cache<Themes, Arc<Highlighter>>,
+    /// The social cards drawn or read by this session, by the cache folder they are saved in.
+    pub(super) cards: Cache<std::path::PathBuf, Arc<crate::card::CardCache>>,
     pub(super) stylesheet: Cache<Themes, String>,
     /// The experiments' source pages.
     pub(super) source_pages: Cache<blake3::Hash, Arc<Vec<ExtraPage>>>,

@@ -74,6 +74,7 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
         &meta::versions_of(inputs, i),
     );
     meta.og_type = "article";
+    meta.image = meta::image(inputs, i);
     meta.json_ld = Some(json_ld(inputs, p, &description));
     let minutes = body.words.div_ceil(200).max(1);
     let reproduce = inputs.reproduce.get(i).map_or(&[][..], Vec::as_slice);

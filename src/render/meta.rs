@@ -47,6 +47,33 @@ pub(super) struct PageMeta {
     pub(super) next: Option<String>,
     /// The feed of what the page lists, besides the site's (a tag page's own feed).
     pub(super) feed: Option<FeedLink>,
+    /// The page's social card (`og:image`, `twitter:card`), if it has one.
+    pub(super) image: Option<Image>,
+}
+
+/// A page's social card as its head names it.
+#[derive(Serialize)]
+pub(super) struct Image {
+    /// Absolute, as crawlers need it (with the site's base path).
+    pub(super) url: String,
+    pub(super) width: u32,
+    pub(super) height: u32,
+    /// What the picture says, for readers who do not see it.
+    pub(super) alt: String,
+}
+
+/// The card of page `i`, if it has one.
+pub(super) fn image(inputs: &RenderInputs, i: usize) -> Option<Image> {
+    let card = inputs.cards.get(i)?.as_ref()?;
+    let url = &inputs.site.pages[i].url;
+    Some(Image {
+        url: inputs
+            .config
+            .absolute(&format!("{url}{}", crate::card::FILE)),
+        width: crate::card::WIDTH,
+        height: crate::card::HEIGHT,
+        alt: card.alt(|vars| inputs.strings[&card.lang].fill("card_alt", vars)),
+    })
 }
 
 /// A feed a page links to: in its head (`<link rel="alternate">`) and in its body.
@@ -115,6 +142,7 @@ pub(super) fn meta(
         prev: None,
         next: None,
         feed: None,
+        image: None,
     }
 }
 

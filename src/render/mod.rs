@@ -60,6 +60,9 @@ pub struct RenderInputs {
     pub related: Arc<Vec<Vec<usize>>>,
     /// The standalone pages (`pages/`), rendered with `standalone.html`.
     pub standalone: Arc<Vec<crate::pages::Standalone>>,
+    /// Per page: its social card (`None` with `[cards] enabled = false`), whose PNG the
+    /// pipeline draws beside the rendering; its page's head names it as `og:image`.
+    pub cards: Arc<Vec<Option<crate::card::Card>>>,
 }
 
 /// What a render produced besides its files.

@@ -28,6 +28,7 @@ pub(crate) fn inputs() -> RenderInputs {
         notices: vec![None; site.pages.len()],
         related: Arc::new(site.all_related(6)),
         standalone: Arc::new(Vec::new()),
+        cards: Arc::new(vec![None; site.pages.len()]),
         extra_pages,
         site,
         config,

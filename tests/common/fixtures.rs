@@ -55,3 +55,42 @@ pub fn runs(site: &TestSite) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// A site whose one experiment, `exp`, has `results` frozen (never compiled or run).
+pub fn frozen_site(results: serde_json::Value) -> TestSite {
+    let site = TestSite::new();
+    site.write(
+        "experiments/Cargo.toml",
+        "[workspace]\nmembers = [\"exp\"]\nresolver = \"2\"\n",
+    );
+    site.write(
+        "experiments/exp/Cargo.toml",
+        "[package]\nname = \"exp\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    );
+    site.write("experiments/exp/src/main.rs", "fn main() {}\n");
+    let record = serde_json::json!({
+        "experiment": "exp",
+        "key": "test",
+        "results": results,
+        "output": "",
+        "provenance": {
+            "experiment": "exp", "source_hash": "0", "lock_hash": "0", "rustc": "rustc 1.85.0",
+            "cpu": "test", "cores": 2, "kernel": "6.1", "measured_at": "2026-01-01T00:00:00Z",
+            "load_before": [0.0, 0.0, 0.0], "load_after": [0.0, 0.0, 0.0],
+            "duration_secs": 1.0, "quick": false, "command": "none"
+        }
+    });
+    site.write("frozen/exp.json", &record.to_string());
+    site
+}
+
+/// The options of a build of `site` from its frozen results.
+pub fn frozen_options(site: &TestSite) -> measured::BuildOptions {
+    measured::BuildOptions {
+        experiments: measured::experiments::ExperimentOptions {
+            frozen: true,
+            ..Default::default()
+        },
+        ..site.options()
+    }
+}
