@@ -892,6 +892,8 @@ fn a_one_off_build_makes_the_same_site_as_a_sessions_first_build() {
     // A one-off build (`measured build`) hashes no page for a next build; it must still
     // render every page, the same.
     let site = TestSite::fixture("basic");
+    let toml = std::fs::read_to_string(site.root().join("site.toml")).expect("site.toml");
+    site.write("site.toml", &format!("{toml}\n[cards]\nenabled = true\n"));
     let once = site.build().unwrap_or_else(|e| panic!("{e}"));
     let mut session = measured::pipeline::Session::new(site.options());
     let first = session.build(&measured::experiments::Silent).unwrap();
