@@ -546,12 +546,29 @@ impl std::fmt::Display for Tenths {
 }
 
 /// The path data of a line through `vertices`: a move to the first, then each step relative to
-/// the one before (`h` along x, `v` along y, `l` otherwise), shorter than absolute points.
+/// the one before (`h` along x, `v` along y, `l` otherwise), shorter than absolute points. A
+/// vertex in the middle of a straight horizontal or vertical run is left out: the line passes
+/// through it all the same (a step chart of sizes is mostly such runs).
 fn line_path(vertices: &[(f64, f64)]) -> String {
+    let points: Vec<(i64, i64)> = vertices
+        .iter()
+        .map(|&(x, y)| (tenths(x), tenths(y)))
+        .collect();
+    let inside = |a: i64, b: i64, c: i64| (a <= b && b <= c) || (a >= b && b >= c);
+    let kept = points.iter().enumerate().filter(|&(i, &(x, y))| {
+        let (Some(&(ax, ay)), Some(&(cx, cy))) = (
+            i.checked_sub(1).and_then(|j| points.get(j)),
+            points.get(i + 1),
+        ) else {
+            return true;
+        };
+        let on_h = ay == y && y == cy && inside(ax, x, cx);
+        let on_v = ax == x && x == cx && inside(ay, y, cy);
+        !(on_h || on_v)
+    });
     let mut d = String::new();
     let mut last: Option<(i64, i64)> = None;
-    for &(x, y) in vertices {
-        let (x, y) = (tenths(x), tenths(y));
+    for (_, &(x, y)) in kept {
         let _ = match last {
             None => write!(d, "M{} {}", Tenths(x), Tenths(y)),
             Some((lx, ly)) if y == ly => write!(d, "h{}", Tenths(x - lx)),

@@ -515,3 +515,20 @@ fn a_dense_line_has_no_dots_but_every_x_keeps_its_readout() {
     );
     assert_eq!(doc.descendants().filter(|n| class_is(n, "pt")).count(), 30);
 }
+
+#[test]
+fn a_straight_run_is_one_step_and_still_passes_through_its_points() {
+    // A step chart: flat runs between jumps. Each run is drawn as one `h`, not one per point.
+    let pts = [
+        (0.0, 5.0),
+        (1.0, 5.0),
+        (2.0, 5.0),
+        (2.0, 3.0),
+        (3.0, 3.0),
+        (4.0, 3.0),
+    ];
+    assert_eq!(super::line_path(&pts), "M0 5h2v-2h2");
+    // A turn back along the same line keeps its far end.
+    let back = [(0.0, 1.0), (3.0, 1.0), (1.0, 1.0)];
+    assert_eq!(super::line_path(&back), "M0 1h3h-2");
+}
