@@ -9,12 +9,13 @@ site: release
 	$(BIN) build
 
 ## Unit and integration tests of the generator and the experiments' harness, then the
-## browser tests of the preview server and the search (installs chromium and npm packages once).
-test: release
+## browser tests of the preview server and the search (installs chromium and npm packages once),
+## all with the debug binary `cargo test` builds: no release build is needed to test.
+test:
 	$(CARGO) test
 	cd experiments && $(CARGO) test -p harness -p orders
 	scripts/setup-browser.sh
-	node --test tests/e2e/
+	MEASURED_BIN=target/debug/measured node --test tests/e2e/
 
 ## Preview with live reload at http://127.0.0.1:1111/.
 serve: release

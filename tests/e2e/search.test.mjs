@@ -17,7 +17,8 @@ import { chromium } from 'playwright-core';
 import { serveStatic } from '../quality/static-server.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const binary = path.join(repo, 'target', 'release', 'measured');
+// MEASURED_BIN: the binary to test (`make test` passes the debug one `cargo test` built).
+const binary = process.env.MEASURED_BIN || path.join(repo, 'target', 'release', 'measured');
 // SEARCH_SITE: another site with the same articles (e.g. one whose theme overrides are being edited).
 const fixture = process.env.SEARCH_SITE || path.join(repo, 'tests', 'fixtures', 'search-site');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const binary = path.join(repo, 'target', 'release', 'measured');
+// MEASURED_BIN: the binary to test (`make test` passes the debug one `cargo test` built).
+const binary = process.env.MEASURED_BIN || path.join(repo, 'target', 'release', 'measured');
 const fixture = path.join(repo, 'tests', 'fixtures', 'serve-site');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const WAIT = 15_000;
@@ -77,7 +78,7 @@ describe('measured serve in chromium', () => {
   const stylesheet = () => path.join(site, 'static', 'style.css');
 
   before(async () => {
-    assert.ok(fs.existsSync(binary), `${binary} is missing: run cargo build --release first`);
+    assert.ok(fs.existsSync(binary), `${binary} is missing: run cargo build --release first, or set MEASURED_BIN`);
     site = fs.mkdtempSync(path.join(os.tmpdir(), 'measured-e2e-site-'));
     fs.cpSync(fixture, site, { recursive: true });
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'measured-e2e-profile-'));
