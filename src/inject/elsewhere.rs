@@ -17,7 +17,7 @@ use crate::lang::Lang;
 use crate::markdown::HookError;
 use crate::values;
 
-use super::{Column, Injector};
+use super::{Column, Injector, options};
 
 /// The options of a machines block.
 #[derive(Debug, Default)]
@@ -31,16 +31,9 @@ struct MachinesOptions {
 impl MachinesOptions {
     fn parse(body: &str) -> Result<MachinesOptions, HookError> {
         let mut o = MachinesOptions::default();
-        for line in body
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            let (key, value) = line
-                .split_once(':')
-                .ok_or_else(|| HookError::new(format!("`{line}` is not a `key: value` line")))?;
-            let value = value.trim();
-            match key.trim() {
+        for line in options::lines(body) {
+            let (key, value) = line?;
+            match key {
                 "value" => o.values.push(Column::parse(value)?),
                 "claims" => {
                     o.claims = Some(
@@ -53,15 +46,11 @@ impl MachinesOptions {
                 }
                 "caption" => o.caption = Some(value.to_string()),
                 other => {
-                    let keys = ["value", "claims", "caption"];
-                    let hint = crate::diag::closest(other, keys).map_or_else(
-                        || format!("the options are: {}", keys.join(", ")),
-                        |c| format!("did you mean `{c}`?"),
-                    );
-                    return Err(
-                        HookError::new(format!("unknown machines block option `{other}`"))
-                            .hint(hint),
-                    );
+                    return Err(options::unknown(
+                        "machines",
+                        other,
+                        &["value", "claims", "caption"],
+                    ));
                 }
             }
         }

@@ -6,6 +6,7 @@
 mod claim;
 mod elsewhere;
 mod machine;
+mod options;
 mod plain;
 mod source;
 
@@ -655,81 +656,7 @@ struct Column {
     filter: Option<Filter>,
 }
 
-impl Column {
-    fn parse(s: &str) -> Result<Column, HookError> {
-        let parts: Vec<&str> = s.split('|').map(str::trim).collect();
-        let field = parts[0].to_string();
-        if field.is_empty() {
-            return Err(HookError::new(format!("`{s}` names no field"))
-                .hint("write field | label | filter"));
-        }
-        let label = parts
-            .get(1)
-            .map_or_else(|| field.clone(), |l| l.to_string());
-        let filter = match parts.get(2) {
-            Some(f) => Some(Filter::parse(f).map_err(HookError::new)?),
-            None => None,
-        };
-        Ok(Column {
-            field,
-            label,
-            filter,
-        })
-    }
-}
-
 impl BlockOptions {
-    fn parse(body: &str) -> Result<BlockOptions, HookError> {
-        let mut o = BlockOptions::default();
-        for line in body
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            let (key, value) = line
-                .split_once(':')
-                .ok_or_else(|| HookError::new(format!("`{line}` is not a `key: value` line")))?;
-            let value = value
-                .split(" #")
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_string();
-            match key.trim() {
-                "table" => o.table = Some(value),
-                "chart" => o.chart = Some(value),
-                "data" => o.data = Some(value),
-                "x" => o.x = Some(Column::parse(&value)?),
-                "y" => o.y.push(Column::parse(&value)?),
-                "column" => o.columns.push(Column::parse(&value)?),
-                "caption" => o.caption = Some(value),
-                "scale" => o.scale = Some(value),
-                "y_label" => o.y_label = Some(value),
-                "log_y" => {
-                    o.log_y = value.parse().map_err(|_| {
-                        HookError::new(format!("`log_y: {value}` is neither true nor false"))
-                            .hint("write `log_y: true` for a log y axis")
-                    })?;
-                }
-                other => {
-                    let keys = [
-                        "table", "chart", "data", "x", "y", "column", "caption", "scale",
-                        "y_label", "log_y",
-                    ];
-                    let hint = crate::diag::closest(other, keys).map_or_else(
-                        || format!("the options are: {}", keys.join(", ")),
-                        |c| format!("did you mean `{c}`?"),
-                    );
-                    return Err(HookError::new(format!(
-                        "unknown experiment block option `{other}`"
-                    ))
-                    .hint(hint));
-                }
-            }
-        }
-        Ok(o)
-    }
-
     fn is_empty(&self) -> bool {
         self.table.is_none() && self.chart.is_none() && self.columns.is_empty() && self.y.is_empty()
     }
@@ -751,22 +678,4 @@ fn css_string(text: &str) -> String {
     }
     out.push('\'');
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn block_options_parse_and_reject_unknown_keys() {
-        let o = BlockOptions::parse(
-            "table: rows\ncolumn: name | Tên\ncolumn: bytes | Kích thước | bytes\n",
-        )
-        .unwrap();
-        assert_eq!(o.table.as_deref(), Some("rows"));
-        assert_eq!(o.columns.len(), 2);
-        assert_eq!(o.columns[1].filter, Some(Filter::Bytes));
-        let e = BlockOptions::parse("tabel: rows").unwrap_err();
-        assert_eq!(e.hint.as_deref(), Some("did you mean `table`?"));
-    }
 }
