@@ -139,6 +139,18 @@ pub struct Work {
     pub whole: bool,
 }
 
+impl Work {
+    /// What a build through every stage did to its bodies (the rest is counted later).
+    fn whole(bodies: &bodies::Bodies) -> Work {
+        Work {
+            bodies_rendered: bodies.rendered,
+            blocks_highlighted: bodies.highlighted,
+            whole: true,
+            ..Work::default()
+        }
+    }
+}
+
 impl Session {
     pub fn new(opts: BuildOptions) -> Session {
         Session {
@@ -259,6 +271,7 @@ impl Session {
         let bodies = self.checked_bodies(&site, &hooks, body_theme, failed)?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
+        let work = Work::whole(&bodies);
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
         let mut warnings = all_warnings(warnings, &site, &bodies.bodies, drift);
         warnings.extend(m.warnings.iter().cloned());
@@ -280,10 +293,7 @@ impl Session {
         self.add_files(&inputs, &theme, &used, m, &mut output)?;
         render::add_redirects(&inputs, &mut output)?;
         // 8. Links checked against the output; the search index.
-        site::check_output_paths(&inputs.site, &output)?;
-        files::check_links(&inputs.site, &inputs.bodies, &output)?;
-        files::check_pages(&inputs, &output)?;
-        let search = self.search_and_save(&mut output, &inputs, &bodies.keys, &highlighter)?;
+        let search = self.check_and_index(&mut output, &inputs, &bodies.keys, &highlighter)?;
         let keys = bodies.keys.iter().copied();
         self.memo
             .bodies
@@ -294,11 +304,9 @@ impl Session {
             experiments_ran: measured.ran,
             experiments_used: m.by_name.keys().cloned().collect(),
             work: Work {
-                bodies_rendered: bodies.rendered,
                 pages_rendered: rendering.rendered,
-                blocks_highlighted: bodies.highlighted,
                 cards_drawn,
-                whole: true,
+                ..work
             },
             config: inputs.config.clone(),
             warnings,
@@ -317,6 +325,21 @@ impl Session {
             inputs,
         });
         Ok(built)
+    }
+
+    /// The finished output checked (its paths, links and pages), then the search index made
+    /// and added to it.
+    fn check_and_index(
+        &mut self,
+        output: &mut Output,
+        inputs: &RenderInputs,
+        keys: &[blake3::Hash],
+        highlighter: &Highlighter,
+    ) -> Result<Option<SearchJob>, Diagnostics> {
+        site::check_output_paths(&inputs.site, output)?;
+        files::check_links(&inputs.site, &inputs.bodies, output)?;
+        files::check_pages(inputs, output)?;
+        self.search_and_save(output, inputs, keys, highlighter)
     }
 
     /// Every output file from the render inputs, the social cards drawn on all cores beside
