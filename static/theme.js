@@ -26,10 +26,17 @@
     // Measured values and checked claims: the tooltip (spread, n, where and when) for keyboard
     // and screen readers.
     // Where it was measured is the page's --w<n> (a CSS string) that the stylesheet gives it.
-    document.querySelectorAll("data[title], .claim[title]").forEach(function (value, i) {
+    // Every style is read before the first change to the page: a read after a change makes the
+    // browser recompute the styles of the whole page, once per value (a long task on a page of
+    // hundreds of values).
+    var values = Array.prototype.map.call(document.querySelectorAll("data[title], .claim[title]"), function (value) {
       var text = value.title;
       var where = getComputedStyle(value).getPropertyValue("--w").trim();
       if (where) text = (text ? text + " " : "") + where.slice(1, -1).replace(/\\(.)/g, "$1");
+      return [value, text];
+    });
+    values.forEach(function (pair, i) {
+      var value = pair[0], text = pair[1];
       var tip = document.createElement("span");
       tip.id = "measured-tip-" + i;
       tip.hidden = true;
