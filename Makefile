@@ -8,10 +8,12 @@ BIN := target/release/measured
 site: release
 	$(BIN) build
 
-## Unit and integration tests of the generator and the experiments' harness, then the
-## browser tests of the preview server and the search (installs chromium and npm packages once),
-## all with the debug binary `cargo test` builds: no release build is needed to test.
+## Unit and integration tests of the generator and the experiments' harness (installs OpenSSH
+## once, for the `run --on` tests' server on loopback), then the browser tests of the preview
+## server and the search (installs chromium and npm packages once), all with the debug binary
+## `cargo test` builds: no release build is needed to test.
 test:
+	scripts/setup-ssh.sh
 	$(CARGO) test
 	cd experiments && $(CARGO) test -p harness -p orders
 	scripts/setup-browser.sh

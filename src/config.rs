@@ -10,6 +10,9 @@ use serde::Deserialize;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::lang::Lang;
 
+mod hosts;
+pub use hosts::HostConfig;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -29,6 +32,8 @@ struct RawConfig {
     highlight: Option<RawHighlight>,
     search: Option<RawSearch>,
     cards: Option<RawCards>,
+    /// The hosts `measured run --on NAME` measures on, by name.
+    hosts: Option<BTreeMap<String, hosts::RawHost>>,
     /// A tag's own URL segment, by its name (`"C++" = "cpp"`).
     tags: Option<BTreeMap<String, String>>,
 }
@@ -240,6 +245,8 @@ pub struct SiteConfig {
     pub highlight_dark: String,
     /// `[tags]`: the URL segment of the tags named there.
     pub tag_slugs: BTreeMap<String, String>,
+    /// `[hosts.NAME]`: the machines `measured run --on NAME` reaches over SSH.
+    pub hosts: BTreeMap<String, HostConfig>,
 }
 
 /// The `[experiments]` table.
@@ -465,6 +472,7 @@ fn validate(
         highlight,
         search,
         cards,
+        hosts,
         tags,
     } = raw;
     let mut diags = Diagnostics::default();
@@ -539,6 +547,16 @@ fn validate(
             );
         }
     }
+    let hosts = hosts::validate(
+        hosts.unwrap_or_default(),
+        &hosts::Source {
+            root,
+            path,
+            text,
+            base_url: &base_url,
+        },
+        &mut diags,
+    );
     let Some(default_lang) = default_lang else {
         return Err(diags);
     };
@@ -565,6 +583,7 @@ fn validate(
         highlight_light: light.unwrap_or_else(|| "InspiredGitHub".to_string()),
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
         tag_slugs,
+        hosts,
     })
 }
 

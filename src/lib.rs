@@ -26,8 +26,9 @@
 //! A module imports only from earlier stages, and from the vocabulary every stage shares:
 //! [`diag`], [`lang`], [`html`], [`output`], [`search_text`] and [`atomic`].
 //!
-//! Beside the build, [`import`] converts another generator's blog into `content/`, and
-//! [`scaffold`] starts articles.
+//! Beside the build, [`import`] converts another generator's blog into `content/`,
+//! [`scaffold`] starts articles, and [`experiments::remote`] (`run --on HOST`) measures the
+//! experiments on another machine over SSH and imports its results.
 //!
 //! Errors are [`diag::Diagnostics`] naming file, line and column; only `main` prints them.
 

@@ -121,6 +121,18 @@ enum Command {
         #[arg(long)]
         quick: bool,
     },
+    /// Measure experiments on a host of site.toml ([hosts.HOST]) over SSH: the workspace is
+    /// copied there, built with the host's cargo, each experiment run there, and the results
+    /// imported as the host's machine (nothing is written unless every experiment ran).
+    Run {
+        /// The host, as site.toml names it.
+        #[arg(long, value_name = "HOST", required = true)]
+        on: String,
+        /// The experiments to run (default: every experiment the pages use).
+        names: Vec<String>,
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
     /// Results files of other machines.
     Results {
         #[command(subcommand)]
@@ -239,6 +251,7 @@ fn main() -> ExitCode {
             root,
             quick,
         } => measure(name, out, &root, quick),
+        Command::Run { on, names, root } => run_on(on, names, root),
         Command::Results {
             action:
                 ResultsCommand::Import {
@@ -385,6 +398,53 @@ fn measure(
         p.cpu,
         p.cores,
         p.rustc
+    );
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stdout,
+    reason = "main's commands are the one place that prints"
+)]
+fn run_on(host: String, names: Vec<String>, root: PathBuf) -> Result<(), measured::Diagnostics> {
+    if std::env::var("MEASURED_QUICK").is_ok_and(|v| !v.is_empty() && v != "0") {
+        return Err(measured::Diagnostic::new(
+            measured::diag::Place::file("MEASURED_QUICK"),
+            "is set, and `run --on` measures results to publish in machines/, which quick results never are",
+        )
+        .with_hint("unset MEASURED_QUICK to run the experiments on the host in full")
+        .into());
+    }
+    let config = measured::config::load(&root)?;
+    let names = if names.is_empty() {
+        measured::pipeline::experiments_referred(&build_options(
+            root,
+            false,
+            &ExperimentArgs::default(),
+        ))?
+    } else {
+        names
+    };
+    let progress = progress::Terminal::new();
+    let opts = measured::experiments::remote::RunOnOptions { host, names };
+    let ran = measured::experiments::remote::run_on(&config, &opts, &progress)?;
+    for i in &ran.imported {
+        println!(
+            "{} {} of machine `{}` (commit it)",
+            if i.replaced { "replaced" } else { "imported" },
+            i.path.display(),
+            i.machine
+        );
+    }
+    let m = &ran.machine;
+    println!(
+        "ran {} experiment(s) {} times each on host `{}` ({}, cores: {}, {})",
+        ran.imported.len(),
+        config.experiments.runs,
+        ran.host.name,
+        m.cpu,
+        m.cores,
+        m.rustc
     );
     Ok(())
 }

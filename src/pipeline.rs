@@ -93,6 +93,22 @@ pub fn build_with_progress(
     build_once(opts, progress, None)
 }
 
+/// The experiments the pages of the site at `opts.root` refer to, from the content and site
+/// stages alone: nothing is measured. What `measured run --on HOST` runs when it is named none.
+pub fn experiments_referred(opts: &BuildOptions) -> Result<Vec<String>, Diagnostics> {
+    let config = config::load(&opts.root)?;
+    let crates = crate::experiments::workspace::discover(&config.experiments.dir)?;
+    let mut session = Session::new(opts.clone());
+    let site = session.site(&config)?;
+    let names: std::collections::BTreeSet<String> = session
+        .refs(&site)
+        .into_iter()
+        .flatten()
+        .filter(|n| crates.contains_key(n))
+        .collect();
+    Ok(names.into_iter().collect())
+}
+
 /// A build that no other follows; with a `store`, the rendered files go into it as they are
 /// made ([`Session::build_into`]).
 fn build_once(

@@ -8,7 +8,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use measured::experiments::Progress;
 
-/// Progress for `build`, `check` and `freeze`.
+/// Progress for `build`, `check`, `freeze`, `measure` and `run --on`.
 pub struct Terminal {
     tty: bool,
     bar: Mutex<Option<ProgressBar>>,
@@ -100,6 +100,10 @@ impl Progress for Terminal {
         eprintln_line(&format!(
             "extra runs for inconclusive claims: {runs} in {elapsed:.1?}"
         ));
+    }
+
+    fn remote_step(&self, host: &str, step: &str) {
+        eprintln_line(&format!("{host}: {step}"));
     }
 
     fn run_finished(&self, name: &str, ok: bool, elapsed: Duration) {

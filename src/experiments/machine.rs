@@ -1,4 +1,5 @@
-//! The machine and toolchain a result depends on: CPU model, core count, kernel, rustc.
+//! The machine and toolchain a result depends on: CPU model, core count, kernel, rustc, read
+//! here or from the texts a host sends (`run --on`), by the same parser.
 
 use std::path::Path;
 use std::process::Command;
@@ -17,22 +18,27 @@ pub struct Machine {
     pub rustc_verbose: String,
 }
 
+/// What a machine's description is read from: the texts of its `/proc` files and commands, as
+/// this process reads them or as a host sends them over SSH (`run --on`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// `/proc/cpuinfo` (only its first `model name` line is read).
+    pub cpuinfo: String,
+    /// `/proc/meminfo` (only `MemTotal`).
+    pub meminfo: String,
+    /// `/proc/sys/kernel/osrelease`.
+    pub osrelease: String,
+    /// The CPUs a process may use there.
+    pub cores: usize,
+    /// `rustc -vV` where the experiments are built.
+    pub rustc_verbose: String,
+    /// The machine's architecture, the CPU's name when `cpuinfo` has none.
+    pub arch: String,
+}
+
 impl Machine {
     /// Reads the machine; `dir` is where cargo will run (a toolchain file there counts).
     pub fn read(dir: &Path) -> Machine {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu = cpuinfo
-            .lines()
-            .find_map(|l| {
-                l.strip_prefix("model name")
-                    .and_then(|r| r.split_once(':'))
-                    .map(|(_, v)| v.trim().to_string())
-            })
-            .unwrap_or_else(|| std::env::consts::ARCH.to_string());
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-            .map(|s| s.trim().to_string())
-            .unwrap_or_default();
         let rustc_verbose = Command::new("rustc")
             .arg("-vV")
             .current_dir(if dir.is_dir() { dir } else { Path::new(".") })
@@ -41,18 +47,40 @@ impl Machine {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
             .unwrap_or_default();
-        let rustc = rustc_verbose
+        Machine::of_facts(&Facts {
+            cpuinfo: std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default(),
+            meminfo: std::fs::read_to_string("/proc/meminfo").unwrap_or_default(),
+            osrelease: std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default(),
+            cores: std::thread::available_parallelism().map_or(1, usize::from),
+            rustc_verbose,
+            arch: std::env::consts::ARCH.to_string(),
+        })
+    }
+
+    /// The description of the machine `facts` were read on.
+    pub fn of_facts(facts: &Facts) -> Machine {
+        let cpu = facts
+            .cpuinfo
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("model name")
+                    .and_then(|r| r.split_once(':'))
+                    .map(|(_, v)| v.trim().to_string())
+            })
+            .unwrap_or_else(|| facts.arch.trim().to_string());
+        let rustc = facts
+            .rustc_verbose
             .lines()
             .next()
             .unwrap_or("rustc (unknown)")
             .to_string();
         Machine {
             cpu,
-            cores,
-            kernel,
-            memory: memory(&std::fs::read_to_string("/proc/meminfo").unwrap_or_default()),
+            cores: facts.cores.max(1),
+            kernel: facts.osrelease.trim().to_string(),
+            memory: memory(&facts.meminfo),
             rustc,
-            rustc_verbose,
+            rustc_verbose: facts.rustc_verbose.clone(),
         }
     }
 }

@@ -31,6 +31,17 @@ pub fn import(
     files: &[PathBuf],
     as_name: Option<&str>,
 ) -> Result<Vec<Imported>, Diagnostics> {
+    let read = files.iter().map(|f| (f.clone(), read_capped(f))).collect();
+    import_read(config, read, as_name)
+}
+
+/// [`import`] of files already read, each named by the place its errors are reported at (a
+/// file, or where `run --on` measured it).
+pub fn import_read(
+    config: &SiteConfig,
+    files: Vec<(PathBuf, Result<Vec<u8>, Diagnostic>)>,
+    as_name: Option<&str>,
+) -> Result<Vec<Imported>, Diagnostics> {
     if let Some(problem) = as_name.and_then(machine_id_problem) {
         return Err(Diagnostic::new(
             Place::file(&config.machines.dir),
@@ -42,9 +53,9 @@ pub fn import(
     let crates = workspace::discover(&config.experiments.dir)?;
     let mut diags = Diagnostics::default();
     let mut planned: Vec<(Imported, Vec<u8>)> = Vec::new();
-    for file in files {
-        let checked = read_capped(file).and_then(|bytes| {
-            let r = results_file::parse(file, &bytes, &crates)?;
+    for (file, bytes) in &files {
+        let checked = bytes.as_ref().map_err(Clone::clone).and_then(|bytes| {
+            let r = results_file::parse(file, bytes, &crates)?;
             results_file::check_current(file, &r, &crates)?;
             Ok(r)
         });

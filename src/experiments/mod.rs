@@ -7,6 +7,7 @@ pub mod history;
 pub mod machine;
 pub mod machines;
 pub mod measure_file;
+pub mod remote;
 pub mod results_file;
 pub mod runner;
 pub mod runs;
@@ -200,6 +201,8 @@ pub trait Progress: Sync {
     fn remeasure_started(&self, _names: &[String], _claims: usize, _round: usize) {}
     /// The extra runs for inconclusive claims are over: how many ran, in how long.
     fn remeasure_finished(&self, _runs: usize, _elapsed: Duration) {}
+    /// `run --on`: a step on host `host` began (connecting, copying…).
+    fn remote_step(&self, _host: &str, _step: &str) {}
 }
 
 /// Progress that goes nowhere.

@@ -84,6 +84,13 @@ pub fn build(dir: &Path, names: &[String], progress: &dyn Progress) -> Result<()
     if ok {
         return Ok(());
     }
+    Err(failure_of(&lines, names))
+}
+
+/// Which of `names` a failed `cargo build` of them blames, from its stderr `lines`: those it
+/// could not compile, or all of them when it blames another crate (a shared dependency) or
+/// none.
+pub fn failure_of(lines: &[String], names: &[String]) -> BuildFailure {
     let not_compiled: Vec<String> = lines
         .iter()
         .filter_map(|l| l.strip_prefix("error: could not compile `"))
@@ -96,10 +103,10 @@ pub fn build(dir: &Path, names: &[String], progress: &dyn Progress) -> Result<()
     } else {
         not_compiled
     };
-    Err(BuildFailure {
+    BuildFailure {
         failed,
         stderr_tail: tail(&lines.join("\n"), TAIL_LINES),
-    })
+    }
 }
 
 /// How to run an experiment.
@@ -142,6 +149,89 @@ impl RunFailure {
             "the previous good results (if any) are kept; fix the experiment and build again",
         )
     }
+}
+
+/// How an experiment's process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// It exited with this status.
+    Code(i32),
+    /// A signal killed it.
+    Signal,
+    /// It ran past the timeout and was killed with every process it started.
+    TimedOut,
+}
+
+/// What a run left behind, before it is checked: where it ran (here, or on a host over SSH)
+/// makes no difference from here on.
+#[derive(Debug, Clone)]
+pub struct Ended {
+    pub exit: Exit,
+    pub stdout: String,
+    pub stderr: String,
+    /// The file it wrote at `MEASURED_RESULTS`, if any.
+    pub results: Option<Vec<u8>>,
+    pub started_at: String,
+    pub elapsed: Duration,
+    pub load_before: [f64; 3],
+    pub load_after: [f64; 3],
+    /// The timeout it ran under, for the message when it ran past it.
+    pub timeout: Duration,
+}
+
+/// Checks what a run left: it exited with success, wrote a results file, and that file is one
+/// JSON object of finite numbers.
+pub fn outcome_of(ended: Ended) -> Result<Outcome, RunFailure> {
+    let stderr_tail = tail(&ended.stderr, TAIL_LINES);
+    let failure = |what: String| RunFailure {
+        what,
+        stderr_tail: stderr_tail.clone(),
+    };
+    match ended.exit {
+        Exit::Code(0) => {}
+        Exit::TimedOut => {
+            return Err(failure(format!(
+                "timed out after {} s and was killed with every process it started (raise [experiments] timeout_secs in site.toml if it needs longer)",
+                ended.timeout.as_secs()
+            )));
+        }
+        Exit::Code(101) => return Err(failure("panicked (exit status 101)".into())),
+        // A shell reports a process a signal killed as 128 + the signal.
+        Exit::Code(code @ 129..=192) => {
+            return Err(failure(format!(
+                "exited with status {code} (killed by signal {}?)",
+                code - 128
+            )));
+        }
+        Exit::Code(code) => return Err(failure(format!("exited with status {code}"))),
+        Exit::Signal => return Err(failure("was killed by a signal".into())),
+    }
+    let bytes = ended.results.ok_or_else(|| {
+        failure(
+            "wrote no results file (it must write one JSON object to the path in MEASURED_RESULTS)"
+                .into(),
+        )
+    })?;
+    let results: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        // serde_json refuses numbers beyond f64 (`1e400`): say that they are not finite.
+        let why = if e.to_string().starts_with("number out of range") {
+            " (a number too large to be finite: results hold finite numbers only)"
+        } else {
+            ""
+        };
+        failure(format!("wrote invalid JSON to MEASURED_RESULTS: {e}{why}"))
+    })?;
+    if !results.is_object() {
+        return Err(failure("its results are not a JSON object".into()));
+    }
+    Ok(Outcome {
+        results,
+        stdout: ended.stdout,
+        started_at: ended.started_at,
+        elapsed: ended.elapsed,
+        load_before: ended.load_before,
+        load_after: ended.load_after,
+    })
 }
 
 /// Runs the built binary of `info` with its folder as working directory.
@@ -193,54 +283,26 @@ pub fn run(dir: &Path, info: &CrateInfo, settings: &RunSettings) -> Result<Outco
         let _ = child.wait();
     }
     let elapsed = started.elapsed();
-    let load_after = super::machine::load_average();
-    let stdout = stdout.join().unwrap_or_default();
-    let stderr_tail = tail(&stderr.join().unwrap_or_default(), TAIL_LINES);
-    let failure = |what: String| RunFailure {
-        what,
-        stderr_tail: stderr_tail.clone(),
+    let exit = match status {
+        None => Exit::TimedOut,
+        Some(s) => s.code().map_or(Exit::Signal, Exit::Code),
     };
-    let Some(status) = status else {
-        return Err(failure(format!(
-            "timed out after {} s and was killed with every process it started (raise [experiments] timeout_secs in site.toml if it needs longer)",
-            settings.timeout.as_secs()
-        )));
-    };
-    if !status.success() {
-        let how = match status.code() {
-            Some(101) => "panicked (exit status 101)".to_string(),
-            Some(code) => format!("exited with status {code}"),
-            None => "was killed by a signal".to_string(),
-        };
-        return Err(failure(how));
-    }
-    let bytes = std::fs::read(&results_path).map_err(|_| {
-        failure(
-            "wrote no results file (it must write one JSON object to the path in MEASURED_RESULTS)"
-                .into(),
-        )
-    })?;
-    let results: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
-        // serde_json refuses numbers beyond f64 (`1e400`): say that they are not finite.
-        let why = if e.to_string().starts_with("number out of range") {
-            " (a number too large to be finite: results hold finite numbers only)"
-        } else {
-            ""
-        };
-        failure(format!("wrote invalid JSON to MEASURED_RESULTS: {e}{why}"))
-    })?;
-    if !results.is_object() {
-        return Err(failure("its results are not a JSON object".into()));
-    }
-    let _ = std::fs::remove_file(&results_path);
-    Ok(Outcome {
+    let results = (exit == Exit::Code(0))
+        .then(|| std::fs::read(&results_path).ok())
+        .flatten();
+    let outcome = outcome_of(Ended {
+        exit,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
         results,
-        stdout,
         started_at,
         elapsed,
         load_before,
-        load_after,
-    })
+        load_after: super::machine::load_average(),
+        timeout: settings.timeout,
+    })?;
+    let _ = std::fs::remove_file(&results_path);
+    Ok(outcome)
 }
 
 fn reader(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
@@ -253,12 +315,12 @@ fn reader(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<S
     })
 }
 
-fn tail(text: &str, n: usize) -> String {
+pub fn tail(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-fn now_rfc3339() -> String {
+pub fn now_rfc3339() -> String {
     let now = jiff::Timestamp::now();
     format!(
         "{}Z",
