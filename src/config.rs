@@ -10,7 +10,10 @@ use serde::Deserialize;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::lang::Lang;
 
+mod base_url;
 mod hosts;
+
+use base_url::{base_path_of, check_base_url};
 pub use hosts::HostConfig;
 
 #[derive(Debug, Deserialize)]
@@ -476,33 +479,8 @@ fn validate(
         tags,
     } = raw;
     let mut diags = Diagnostics::default();
-    let err = |key: &str, msg: String| {
-        let line = text
-            .lines()
-            .position(|l| l.trim_start().starts_with(key))
-            .map(|i| i + 1);
-        let place = match line {
-            Some(l) => Place::at(path, l, 1),
-            None => Place::file(path),
-        };
-        let mut d = Diagnostic::new(place, msg);
-        if let Some(l) = line {
-            d = d.with_line_of(text, l);
-        }
-        d
-    };
-    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        diags.push(err(
-            "base_url",
-            format!("base_url `{base_url}` must be an absolute http(s) URL"),
-        ));
-    } else if let Some(problem) = base_path_problem(&base_url) {
-        diags.push(
-            err("base_url", format!("base_url `{base_url}` {problem}")).with_hint(
-                "write the address the site is published at, e.g. `https://user.github.io/blog/`",
-            ),
-        );
-    }
+    let err = |key: &str, msg: String| at_key(path, text, key, msg);
+    check_base_url(&base_url, &err, &mut diags);
     // A menu entry's place: the line that gives its URL.
     let place_of = |url: &str| {
         let quoted = [format!("\"{url}\""), format!("'{url}'")];
@@ -530,23 +508,7 @@ fn validate(
         None => (None, None),
     };
     let tag_slugs = tags.unwrap_or_default();
-    for (name, slug) in &tag_slugs {
-        if let Some(problem) = crate::urls::segment_problem(slug) {
-            diags.push(
-                err(
-                    "[tags]",
-                    format!(
-                        "[tags] {name:?} = {slug:?}: the slug cannot be a URL segment: {problem}"
-                    ),
-                )
-                .with_hint(format!(
-                    "a URL segment holds {}, e.g. {:?}",
-                    crate::urls::ALLOWED,
-                    crate::urls::suggestion(slug)
-                )),
-            );
-        }
-    }
+    check_tag_slugs(&tag_slugs, &err, &mut diags);
     let hosts = hosts::validate(
         hosts.unwrap_or_default(),
         &hosts::Source {
@@ -587,30 +549,42 @@ fn validate(
     })
 }
 
-/// The path of a `base_url` (without its trailing slash): after the host, before any `?`.
-fn base_path_of(base_url: &str) -> String {
-    let after_scheme = base_url
-        .split_once("://")
-        .map_or(base_url, |(_, rest)| rest);
-    match after_scheme.find('/') {
-        Some(i) => after_scheme[i..].trim_end_matches('/').to_string(),
-        None => String::new(),
+/// A message at the first line of `text` (the file at `path`) that starts with `key`, or at
+/// the file when no line does.
+fn at_key(path: &Path, text: &str, key: &str, msg: String) -> Diagnostic {
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with(key))
+        .map(|i| i + 1);
+    match line {
+        Some(l) => Diagnostic::new(Place::at(path, l, 1), msg).with_line_of(text, l),
+        None => Diagnostic::new(Place::file(path), msg),
     }
 }
 
-/// Why the path of `base_url` cannot prefix the site's links, if it cannot: a query or a
-/// fragment (every link would carry it), or a segment a URL path may not hold as it is.
-fn base_path_problem(base_url: &str) -> Option<String> {
-    if base_url.contains(['?', '#']) {
-        return Some("has a query or a fragment; a base URL is a scheme, a host and a path".into());
+/// Each slug of `[tags]` is a URL segment.
+fn check_tag_slugs(
+    tag_slugs: &BTreeMap<String, String>,
+    err: &dyn Fn(&str, String) -> Diagnostic,
+    diags: &mut Diagnostics,
+) {
+    for (name, slug) in tag_slugs {
+        if let Some(problem) = crate::urls::segment_problem(slug) {
+            diags.push(
+                err(
+                    "[tags]",
+                    format!(
+                        "[tags] {name:?} = {slug:?}: the slug cannot be a URL segment: {problem}"
+                    ),
+                )
+                .with_hint(format!(
+                    "a URL segment holds {}, e.g. {:?}",
+                    crate::urls::ALLOWED,
+                    crate::urls::suggestion(slug)
+                )),
+            );
+        }
     }
-    base_path_of(base_url)
-        .split('/')
-        .skip(1)
-        .find_map(|segment| {
-            crate::urls::segment_problem(segment)
-                .map(|why| format!("has the path segment `{segment}`, which cannot be used: {why}"))
-        })
 }
 
 #[cfg(test)]
