@@ -228,17 +228,8 @@ fn validate(
     };
     let date = moment("date", &date);
     let updated = updated.and_then(|u| moment("updated", &u));
-    if let Some(problem) = slug.as_deref().and_then(crate::urls::segment_problem) {
-        let s = slug.as_deref().unwrap_or_default();
-        bad(
-            "slug",
-            format!("front matter: `slug: {s}` cannot be a URL segment: {problem}"),
-            format!(
-                "a URL segment holds {}, e.g. `slug: {}`",
-                crate::urls::ALLOWED,
-                crate::urls::suggestion(s)
-            ),
-        );
+    if let Some((msg, hint)) = slug.as_deref().and_then(slug_problem) {
+        bad("slug", msg, hint);
     }
     if part.is_some() && series.is_none() {
         bad(
@@ -247,20 +238,7 @@ fn validate(
             "name the series the part belongs to".into(),
         );
     }
-    let aliases = aliases
-        .iter()
-        .filter_map(|a| {
-            crate::urls::alias_path(a)
-                .map_err(|m| {
-                    bad(
-                        "aliases",
-                        format!("front matter: alias `{a}`: {m}"),
-                        crate::urls::ALIAS_HINT.into(),
-                    )
-                })
-                .ok()
-        })
-        .collect();
+    let aliases = alias_paths(&aliases, &mut bad);
     let claims = claims.map(|raw| {
         let key_line = frontmatter::key_line(split, "claims").unwrap_or(split.text_line);
         crate::frontmatter::claims::locate(split.text, split.text_line, key_line, raw)
@@ -292,6 +270,37 @@ fn validate(
         }),
         card_label,
     })
+}
+
+/// What is wrong with a `slug:` (it cannot be a URL segment), as a message and a hint.
+fn slug_problem(slug: &str) -> Option<(String, String)> {
+    let problem = crate::urls::segment_problem(slug)?;
+    Some((
+        format!("front matter: `slug: {slug}` cannot be a URL segment: {problem}"),
+        format!(
+            "a URL segment holds {}, e.g. `slug: {}`",
+            crate::urls::ALLOWED,
+            crate::urls::suggestion(slug)
+        ),
+    ))
+}
+
+/// The site paths of `aliases:`; each that is not one is reported through `bad` and left out.
+fn alias_paths(aliases: &[String], bad: &mut dyn FnMut(&str, String, String)) -> Vec<String> {
+    aliases
+        .iter()
+        .filter_map(|a| {
+            crate::urls::alias_path(a)
+                .map_err(|m| {
+                    bad(
+                        "aliases",
+                        format!("front matter: alias `{a}`: {m}"),
+                        crate::urls::ALIAS_HINT.into(),
+                    )
+                })
+                .ok()
+        })
+        .collect()
 }
 
 #[cfg(test)]
