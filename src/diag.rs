@@ -199,6 +199,24 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// The hint for a name that is none of `candidates`: the closest (`did you mean `x`?`), or else
+/// all of them after `list` (`the experiments are: a, b`).
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str> + Clone,
+    list: &str,
+) -> String {
+    closest(name, candidates.clone()).map_or_else(
+        || {
+            format!(
+                "{list}: {}",
+                candidates.into_iter().collect::<Vec<_>>().join(", ")
+            )
+        },
+        |c| format!("did you mean `{c}`?"),
+    )
+}
+
 fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();

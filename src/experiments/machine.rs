@@ -94,8 +94,13 @@ fn memory(meminfo: &str) -> Option<u64> {
 
 /// The 1, 5 and 15 minute load averages.
 pub fn load_average() -> [f64; 3] {
-    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let mut it = text
+    loads(&std::fs::read_to_string("/proc/loadavg").unwrap_or_default())
+}
+
+/// The three load averages of a `/proc/loadavg` line (zeros where the line has none), read
+/// here or sent by a host.
+pub fn loads(line: &str) -> [f64; 3] {
+    let mut it = line
         .split_whitespace()
         .map(|v| v.parse::<f64>().unwrap_or(0.0));
     [

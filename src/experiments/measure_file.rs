@@ -34,14 +34,10 @@ pub fn measure_to_file(
     let crates = workspace::discover(dir)?;
     let name = &opts.name;
     let Some(info) = crates.get(name) else {
-        let hint = crate::diag::closest(name, crates.keys().map(String::as_str)).map_or_else(
-            || {
-                format!(
-                    "the experiments are: {}",
-                    crates.keys().cloned().collect::<Vec<_>>().join(", ")
-                )
-            },
-            |c| format!("did you mean `{c}`?"),
+        let hint = crate::diag::did_you_mean(
+            name,
+            crates.keys().map(String::as_str),
+            "the experiments are",
         );
         return Err(Diagnostic::new(
             Place::file(dir),

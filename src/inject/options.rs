@@ -23,10 +23,7 @@ pub(super) fn lines(body: &str) -> impl Iterator<Item = Result<(&str, &str), Hoo
 
 /// The error for an option `key` the `kind` block does not take, with the closest of `keys`.
 pub(super) fn unknown(kind: &str, key: &str, keys: &[&str]) -> HookError {
-    let hint = crate::diag::closest(key, keys.iter().copied()).map_or_else(
-        || format!("the options are: {}", keys.join(", ")),
-        |c| format!("did you mean `{c}`?"),
-    );
+    let hint = crate::diag::did_you_mean(key, keys.iter().copied(), "the options are");
     HookError::new(format!("unknown {kind} block option `{key}`")).hint(hint)
 }
 

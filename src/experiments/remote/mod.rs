@@ -136,14 +136,10 @@ fn check_names(
         );
     }
     for name in names.iter().filter(|n| !crates.contains_key(*n)) {
-        let hint = crate::diag::closest(name, crates.keys().map(String::as_str)).map_or_else(
-            || {
-                format!(
-                    "the experiments are: {}",
-                    crates.keys().cloned().collect::<Vec<_>>().join(", ")
-                )
-            },
-            |c| format!("did you mean `{c}`?"),
+        let hint = crate::diag::did_you_mean(
+            name,
+            crates.keys().map(String::as_str),
+            "the experiments are",
         );
         diags.push(
             Diagnostic::new(

@@ -241,21 +241,11 @@ pub fn read_run(bytes: &[u8]) -> Option<RunReply> {
     let (stdout, results) = rest.split_at(out_len);
     Some(RunReply {
         status,
-        load_before: loads(header.get("load_before")?),
-        load_after: loads(header.get("load_after")?),
+        load_before: crate::experiments::machine::loads(header.get("load_before")?),
+        load_after: crate::experiments::machine::loads(header.get("load_after")?),
         stdout: stdout.to_vec(),
         results: results_len.map(|_| results.to_vec()),
     })
-}
-
-/// The three load averages of a `/proc/loadavg` line (zeros where the host has none).
-fn loads(line: &str) -> [f64; 3] {
-    let mut it = line.split_whitespace().map(|v| v.parse().unwrap_or(0.0));
-    [
-        it.next().unwrap_or(0.0),
-        it.next().unwrap_or(0.0),
-        it.next().unwrap_or(0.0),
-    ]
 }
 
 #[cfg(test)]
