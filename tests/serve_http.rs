@@ -586,40 +586,54 @@ fn a_burst_of_saves_ends_in_one_rebuild() {
     .unwrap();
     std::fs::remove_file(site.path().join("content/second/index.vi.md")).unwrap();
 
+    // The changes that arrive within the debounce window (25 ms) are one rebuild, and those
+    // that arrive while it runs are the next: on a loaded machine, where the writes above or
+    // the watcher's thread wait for a core longer than the window, the burst may end in two.
+    // Without coalescing, its seven file operations would be more rebuilds than that.
+    let mut rebuilds: Vec<Vec<PathBuf>> = Vec::new();
     let deadline = Instant::now() + WAIT;
-    let rebuild = loop {
+    while !rebuilds
+        .iter()
+        .flatten()
+        .any(|p| p.starts_with("content/third"))
+    {
         let left = deadline.saturating_duration_since(Instant::now());
         match server.events().recv_timeout(left).expect("a rebuild") {
             Event::Listening { .. } | Event::Indexed { .. } => continue,
-            Event::Built(r) => break r,
+            Event::Built(r) => rebuilds.push(r.changed.clone()),
             other => panic!("unexpected: {other}"),
         }
-    };
-    assert!(
-        rebuild
-            .changed
-            .iter()
-            .any(|p| p.starts_with("content/third")),
-        "{:?}",
-        rebuild.changed
-    );
-    assert!(
-        !rebuild
-            .changed
-            .iter()
-            .any(|p| p.to_string_lossy().contains('~')),
-        "editor backups are ignored"
-    );
+    }
     let quiet = Instant::now() + Duration::from_millis(600);
     while let Ok(more) = server
         .events()
         .recv_timeout(quiet.saturating_duration_since(Instant::now()))
     {
-        // The search index follows each rebuild on its own thread.
-        if !matches!(more, Event::Indexed { .. }) {
-            panic!("a second rebuild after one burst: {more}");
+        match more {
+            // The search index follows each rebuild on its own thread.
+            Event::Indexed { .. } => {}
+            Event::Built(r) => rebuilds.push(r.changed.clone()),
+            other => panic!("unexpected: {other}"),
         }
     }
+    assert!(
+        rebuilds.len() <= 2,
+        "one burst, {} rebuilds: {rebuilds:?}",
+        rebuilds.len()
+    );
+    let changed: Vec<&PathBuf> = rebuilds.iter().flatten().collect();
+    for path in [ARTICLE_EN, "content/second/index.vi.md"] {
+        assert!(
+            changed.iter().any(|p| p.as_path() == Path::new(path)),
+            "{path}: {changed:?}"
+        );
+    }
+    assert!(
+        !changed
+            .iter()
+            .any(|p| p.to_string_lossy().contains('~') || p.to_string_lossy().contains(".#")),
+        "editor backups and locks are ignored: {changed:?}"
+    );
     let page = get(server.addr(), "/en/hello/").text();
     assert!(page.contains("The final article"));
     assert_eq!(get(server.addr(), "/en/third/").status, 200);
