@@ -566,7 +566,7 @@ fn the_search_index_follows_the_pages_without_a_reload() {
 }
 
 #[test]
-fn a_burst_of_saves_ends_in_one_rebuild() {
+fn a_burst_of_saves_is_coalesced_into_at_most_two_rebuilds() {
     let site = site();
     let server = start(site.path());
     let first = server.events().recv_timeout(WAIT).unwrap();
