@@ -334,7 +334,7 @@ pub fn scaling(sizes: &[(usize, &Cold)]) -> Vec<String> {
         .map(|(n, c)| {
             let change = per(c) / per(c0) - 1.0;
             verdict(
-                &format!("time per page, cold, {n} × 2 against {n0} × 2"),
+                &format!("time per page, cold, {n} articles against {n0}"),
                 format!(
                     "{:.3} → {:.3} ms ({:+.1} %)",
                     per(c0),
