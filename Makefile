@@ -39,7 +39,7 @@ lint:
 release:
 	$(CARGO) build --release --locked
 
-## Benchmark against Hugo on a generated corpus (1,000 and 10,000 articles × 2 languages).
+## Benchmark against Zola and Hugo on a generated corpus (2,000 and 10,000 articles).
 bench:
 	$(CARGO) bench --bench site
 

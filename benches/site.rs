@@ -1,16 +1,21 @@
-//! `make bench`: builds the same generated corpus with `measured` and with Hugo, side by side,
-//! and prints median wall time, pages per second and peak RSS of each, the floor (reading the
-//! files, pulldown-cmark alone, syntect alone, on all cores), and the rebuild times through a
-//! `Session` (the code path `measured serve` uses) after no change and after one edit.
+//! `make bench`: builds the same generated corpus with `measured`, Zola and Hugo, side by side,
+//! and prints median wall time, pages per second, peak RSS and files written of each, a warm
+//! build, issue 23's targets (met or not), the floor (reading the files, pulldown-cmark alone,
+//! syntect alone, on all cores), and the rebuild times through a `Session` (the code path
+//! `measured serve` uses) after no change and after one edit.
 //!
-//! Settings (environment): `BENCH_SIZES` (articles per language, default `1000,10000`),
+//! Settings (environment): `BENCH_SIZES` (articles, default `2000,10000`),
 //! `BENCH_RUNS` (cold builds per generator and rebuilds of each kind, default 3),
 //! `BENCH_RUNS_LARGE` (the same above 2,000 articles, default 1: one cold build of the
 //! 10,000-article corpus takes minutes on two cores), `BENCH_KEEP` (a folder to write the corpora into and keep, for profiling),
 //! `BENCH_PARTS` (which parts to run, default `cold,floor,search,rebuilds`; the real blog runs
-//! with `rebuilds`; `search` times our search index against Pagefind's on the same pages).
+//! with `rebuilds`; `search` times our search index against Pagefind's on the same pages),
+//! `BENCH_ZOLA` and `BENCH_HUGO` (the generators' binaries, else `zola` and `hugo` on `PATH`;
+//! a missing one is skipped with a line saying how to provide it).
 
+mod cold;
 mod corpus;
+mod floor;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,11 +24,6 @@ use std::time::{Duration, Instant};
 use measured::BuildOptions;
 use measured::experiments::{ExperimentOptions, Silent};
 use measured::pipeline::{SearchWhen, Session};
-use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
-use rayon::prelude::*;
-use syntect::html::{ClassStyle, ClassedHTMLGenerator};
-use syntect::parsing::SyntaxSet;
-use syntect::util::LinesWithEndings;
 
 const SEED: u64 = 0x6d65_6173_7572_6564;
 
@@ -41,7 +41,7 @@ fn main() -> Res<()> {
     if !std::env::args().any(|a| a == "--bench") {
         return Ok(());
     }
-    let sizes: Vec<usize> = env_or("BENCH_SIZES", "1000,10000")
+    let sizes: Vec<usize> = env_or("BENCH_SIZES", "2000,10000")
         .split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|s| s.trim().parse())
@@ -60,7 +60,18 @@ fn main() -> Res<()> {
         let runs = if n > 2000 { runs_large } else { runs };
         summaries.push(bench_size(n, runs)?);
     }
+    let colds: Vec<(usize, &cold::Cold)> = summaries
+        .iter()
+        .filter_map(|s| s.cold.as_ref().map(|c| (s.articles, c)))
+        .collect();
+    if colds.len() > 1 {
+        say("\n== scaling of cold builds ==");
+        for line in cold::scaling(&colds) {
+            say(&line);
+        }
+    }
     say(&growth(&summaries));
+    say(&format!("\nload average at the end: {}", load_average()));
     Ok(())
 }
 
@@ -183,6 +194,8 @@ fn copy_tree(from: &Path, to: &Path) -> Res<()> {
 /// Everything printed for one corpus size, kept for the growth lines at the end.
 struct Summary {
     articles: usize,
+    /// The cold and warm builds, when they ran.
+    cold: Option<cold::Cold>,
     /// The no-change and one-edit rebuilds, when they ran.
     rebuilds: Option<(Duration, Duration)>,
 }
@@ -196,22 +209,30 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
     let _ = std::fs::remove_dir_all(&base);
     let started = Instant::now();
     let corpus = corpus::write(&base, n, SEED)?;
-    let pages = corpus.files;
     say(&format!(
-        "\n== N = {n} articles (runs: {runs}) × 2 languages: {pages} article pages, {:.1} MB of Markdown, {} code blocks (generated in {:.1} s) ==",
+        "\n== N = {n} articles (runs: {runs}): {} article pages ({} vi, {} en; {} articles in both languages, the rest in one; drafts left out), {:.1} MB of Markdown in {} files (smallest {:.1} KB, median {:.1} KB, largest {:.1} KB), {} code blocks, {} pages without code (generated in {:.1} s) ==",
+        corpus.pages,
+        corpus.vi,
+        corpus.en,
+        corpus.translated,
         corpus.markdown_bytes as f64 / 1e6,
+        corpus.files,
+        corpus.sizes[0] as f64 / 1e3,
+        corpus.sizes[1] as f64 / 1e3,
+        corpus.sizes[2] as f64 / 1e3,
         corpus.code_blocks,
+        corpus.prose_only,
         started.elapsed().as_secs_f64()
     ));
     let parts = env_or("BENCH_PARTS", "cold,floor,search,rebuilds");
     let wants = |part: &str| parts.split(',').any(|p| p.trim() == part);
     let cold = if wants("cold") {
-        Some(cold_builds(&corpus, &base, runs)?)
+        Some(cold::cold_builds(&corpus, &base, runs)?)
     } else {
         None
     };
     if wants("floor") {
-        let floor = floor(&corpus, runs)?;
+        let floor = floor::floor(&corpus, runs)?;
         say(&format!(
             "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, fresh SyntaxSet) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; SyntaxSet::load_defaults_newlines alone: {:.3} s)\n  highlighting each of the {} distinct blocks once instead: syntect {:.3} s, floor {:.3} s",
             rayon::current_num_threads(),
@@ -226,7 +247,12 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
             floor.distinct.as_secs_f64(),
             floor.total_distinct().as_secs_f64(),
         ));
-        if let Some((ours, ours_plain)) = &cold {
+        if let Some(cold::Cold {
+            ours,
+            plain: ours_plain,
+            ..
+        }) = &cold
+        {
             let ratio = |floor: Duration| {
                 (
                     ours.wall.as_secs_f64() / floor.as_secs_f64(),
@@ -250,300 +276,9 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
     };
     Ok(Summary {
         articles: n,
+        cold,
         rebuilds,
     })
-}
-
-/// Cold builds of the corpus with and without the search index and with Hugo, side by side;
-/// prints them and returns ours (with, without the index).
-fn cold_builds(corpus: &corpus::Corpus, base: &Path, runs: usize) -> Res<(Stats, Stats)> {
-    let pages = corpus.files;
-    let out = base.join("out");
-    // The same site without a search index: the same work as Hugo, which makes none.
-    let plain = base.join("measured-no-search");
-    std::fs::create_dir_all(&plain)?;
-    let toml = std::fs::read_to_string(corpus.measured.join("site.toml"))?;
-    std::fs::write(
-        plain.join("site.toml"),
-        format!("{toml}\n[search]\nenabled = false\n"),
-    )?;
-    for part in ["content", "experiments", "frozen"] {
-        std::os::unix::fs::symlink(corpus.measured.join(part), plain.join(part))?;
-    }
-    let ours_cmd = |root: &Path, dest: &Path| -> Vec<String> {
-        let root = root.display().to_string();
-        let dest = dest.display().to_string();
-        [
-            OURS, "build", "--frozen", "--root", &root, "--output", &dest,
-        ]
-        .map(String::from)
-        .to_vec()
-    };
-    let hugo_cmd = |dest: &Path| -> Vec<String> {
-        let src = corpus.hugo.display().to_string();
-        let dest = dest.display().to_string();
-        [
-            "hugo",
-            "--quiet",
-            "--ignoreCache",
-            "--source",
-            &src,
-            "--destination",
-            &dest,
-        ]
-        .map(String::from)
-        .to_vec()
-    };
-    let mut ours = Vec::new();
-    let mut ours_plain = Vec::new();
-    let mut hugo = Vec::new();
-    // Each run writes into folders of its own, all removed at the end: ext4 skips the inodes
-    // of files deleted in the last minutes when it creates files, so deleting one build's
-    // output just before the next made the next one pay for it (up to 20 s of system time at
-    // 10,000 × 2, differing from run to run).
-    let _ = std::fs::remove_dir_all(&out);
-    for run in 0..runs {
-        let out = out.join(run.to_string());
-        // Cold: no output, no highlight cache, no Hugo resources from an earlier build.
-        let _ = std::fs::remove_dir_all(corpus.measured.join(".measured"));
-        ours.push(timed(&ours_cmd(&corpus.measured, &out.join("measured")))?);
-        let _ = std::fs::remove_dir_all(plain.join(".measured"));
-        ours_plain.push(timed(&ours_cmd(&plain, &out.join("measured-no-search")))?);
-        let _ = std::fs::remove_dir_all(corpus.hugo.join("resources"));
-        hugo.push(timed(&hugo_cmd(&out.join("hugo")))?);
-    }
-    let out = out.join("0");
-    let (ours, ours_plain, hugo) = (Stats::of(&ours), Stats::of(&ours_plain), Stats::of(&hugo));
-    let files = |d: &Path| {
-        walkdir::WalkDir::new(d)
-            .into_iter()
-            .filter(|e| e.as_ref().is_ok_and(|e| e.file_type().is_file()))
-            .count()
-    };
-    say(&format!(
-        "cold build, median of {runs} (each side by side, outputs written to disk):\n  {:<10} {:>9} {:>11} {:>10} {:>13} {:>9}",
-        "", "wall", "pages/s", "peak RSS", "files written", "per page"
-    ));
-    for (name, s, dir) in [
-        ("measured", &ours, "measured"),
-        ("no search", &ours_plain, "measured-no-search"),
-        ("hugo", &hugo, "hugo"),
-    ] {
-        let written = files(&out.join(dir));
-        say(&format!(
-            "  {name:<10} {:>7.2} s {:>11.0} {:>7.0} MB {written:>13} {:>9.2}",
-            s.wall.as_secs_f64(),
-            pages as f64 / s.wall.as_secs_f64(),
-            s.rss_kb as f64 / 1024.0,
-            written as f64 / pages as f64,
-        ));
-    }
-    for (name, s) in [
-        ("measured", &ours),
-        (
-            "measured without search index (Hugo makes none)",
-            &ours_plain,
-        ),
-    ] {
-        say(&format!(
-            "  {name}/hugo: time {:.2}×, throughput {:.2}× (target ≥ 3×), peak RSS {:.2}× (target ≤ 1×)",
-            s.wall.as_secs_f64() / hugo.wall.as_secs_f64(),
-            hugo.wall.as_secs_f64() / s.wall.as_secs_f64(),
-            s.rss_kb as f64 / hugo.rss_kb as f64
-        ));
-    }
-    let _ = std::fs::remove_dir_all(base.join("out"));
-    Ok((ours, ours_plain))
-}
-
-/// A child's wall time and peak RSS.
-struct Run {
-    wall: Duration,
-    rss_kb: u64,
-}
-
-/// Medians of runs.
-struct Stats {
-    wall: Duration,
-    rss_kb: u64,
-}
-
-impl Stats {
-    fn of(runs: &[Run]) -> Stats {
-        Stats {
-            wall: median(runs.iter().map(|r| r.wall).collect()),
-            rss_kb: median(runs.iter().map(|r| r.rss_kb).collect()),
-        }
-    }
-}
-
-/// Runs `cmd` under `/usr/bin/time`, which reports the child's peak RSS in KB.
-fn timed(cmd: &[String]) -> Res<Run> {
-    let rss_file = tempfile::NamedTempFile::new()?;
-    // What the previous build wrote goes to disk first: the kernel's writeback would
-    // otherwise take the cores and the file system's locks during this one.
-    Command::new("sync").status()?;
-    let started = Instant::now();
-    let status = Command::new("/usr/bin/time")
-        .arg("-f")
-        .arg("%M")
-        .arg("-o")
-        .arg(rss_file.path())
-        .args(cmd)
-        .output()?;
-    let wall = started.elapsed();
-    if !status.status.success() {
-        return Err(format!(
-            "`{}` failed: {}\n{}",
-            cmd.join(" "),
-            status.status,
-            String::from_utf8_lossy(&status.stderr)
-        )
-        .into());
-    }
-    let rss_kb = std::fs::read_to_string(rss_file.path())?
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .trim()
-        .parse()?;
-    Ok(Run { wall, rss_kb })
-}
-
-struct Floor {
-    read: Duration,
-    cmark: Duration,
-    /// Highlighting with a fresh SyntaxSet (load and lazy regex compilation included).
-    syntect: Duration,
-    /// Highlighting again with the same, already compiled SyntaxSet.
-    warm: Duration,
-    /// Highlighting each distinct block once (translations share their code), fresh SyntaxSet.
-    distinct: Duration,
-    distinct_blocks: usize,
-    load: Duration,
-    blocks: usize,
-}
-
-impl Floor {
-    fn total(&self) -> Duration {
-        self.read + self.cmark + self.syntect
-    }
-
-    /// The floor of a generator that highlights each distinct block once, as ours does.
-    fn total_distinct(&self) -> Duration {
-        self.read + self.cmark + self.distinct
-    }
-}
-
-/// The least work any generator must do on this corpus: read every file, turn its Markdown into
-/// HTML, and highlight every code block (classed HTML, the default Oniguruma engine, as ours).
-fn floor(corpus: &corpus::Corpus, runs: usize) -> Res<Floor> {
-    let files: Vec<PathBuf> = walkdir::WalkDir::new(corpus.measured.join("content"))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
-        .map(|e| e.into_path())
-        .collect();
-    let read = || -> Vec<String> {
-        files
-            .par_iter()
-            .map(|p| std::fs::read_to_string(p).unwrap_or_default())
-            .collect()
-    };
-    let mut texts = read();
-    let read_time = median_of(runs, || texts = read());
-    let cmark_time = median_of(runs, || {
-        texts.par_iter().for_each(|t| {
-            let mut html = String::with_capacity(t.len() * 2);
-            pulldown_cmark::html::push_html(
-                &mut html,
-                Parser::new_ext(body_of(t), measured::markdown::options()),
-            );
-            std::hint::black_box(html);
-        });
-    });
-    let blocks: Vec<(String, String)> = texts
-        .par_iter()
-        .flat_map_iter(|t| code_blocks(body_of(t)))
-        .collect();
-    // A fresh SyntaxSet per run: a build pays for loading it and for compiling the regexes
-    // its blocks use (syntect compiles them lazily); the warm pass reuses the compiled set.
-    let syntect_runs = runs.min(3);
-    let mut warm_set = None;
-    let syntect_time = median_of(syntect_runs, || {
-        let set = SyntaxSet::load_defaults_newlines();
-        highlight_all(&set, &blocks);
-        warm_set = Some(set);
-    });
-    let warm_set = warm_set.expect("at least one run");
-    let warm = median_of(syntect_runs, || highlight_all(&warm_set, &blocks));
-    let distinct: Vec<(String, String)> = {
-        let mut seen = std::collections::HashSet::new();
-        blocks.iter().filter(|b| seen.insert(*b)).cloned().collect()
-    };
-    let distinct_time = median_of(syntect_runs, || {
-        highlight_all(&SyntaxSet::load_defaults_newlines(), &distinct)
-    });
-    let started = Instant::now();
-    std::hint::black_box(SyntaxSet::load_defaults_newlines());
-    let load = started.elapsed();
-    Ok(Floor {
-        read: read_time,
-        cmark: cmark_time,
-        syntect: syntect_time,
-        warm,
-        distinct: distinct_time,
-        distinct_blocks: distinct.len(),
-        load,
-        blocks: blocks.len(),
-    })
-}
-
-fn highlight_all(syntaxes: &SyntaxSet, blocks: &[(String, String)]) {
-    blocks.par_iter().for_each(|(token, code)| {
-        let Some(syntax) = syntaxes.find_syntax_by_token(token) else {
-            return;
-        };
-        let mut g = ClassedHTMLGenerator::new_with_class_style(
-            syntax,
-            syntaxes,
-            ClassStyle::SpacedPrefixed { prefix: "z-" },
-        );
-        for line in LinesWithEndings::from(code) {
-            let _ = g.parse_html_for_line_which_includes_newline(line);
-        }
-        std::hint::black_box(g.finalize());
-    });
-}
-
-/// The Markdown after the front matter.
-fn body_of(text: &str) -> &str {
-    text.strip_prefix("---\n")
-        .and_then(|rest| rest.split_once("\n---\n"))
-        .map_or(text, |(_, body)| body)
-}
-
-/// The fenced code blocks with a language (experiment blocks are not code).
-fn code_blocks(body: &str) -> Vec<(String, String)> {
-    let mut blocks = Vec::new();
-    let mut current: Option<(String, String)> = None;
-    for event in Parser::new_ext(body, measured::markdown::options()) {
-        match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
-                if !info.starts_with("experiment") =>
-            {
-                current = Some((info.to_string(), String::new()));
-            }
-            Event::Text(t) => {
-                if let Some((_, code)) = &mut current {
-                    code.push_str(&t);
-                }
-            }
-            Event::End(TagEnd::CodeBlock) => blocks.extend(current.take()),
-            _ => {}
-        }
-    }
-    blocks
 }
 
 /// A session on the corpus as `serve` holds one: frozen results, the search index left to a
@@ -712,7 +447,7 @@ fn rebuilds(corpus: &corpus::Corpus, runs: usize) -> Res<(Duration, Duration)> {
     let mut edits = Vec::new();
     let mut edit_work = Default::default();
     for k in 0..runs {
-        let i = corpus.articles / 2;
+        let i = corpus.published_vi(corpus.articles / 2);
         corpus::edit_article(corpus, i, k)?;
         let saved = corpus.article_path(i);
         let saved = saved.strip_prefix(&corpus.measured)?.to_path_buf();
@@ -795,12 +530,30 @@ fn machine() -> String {
         .nth(1)
         .and_then(|kb| kb.parse::<f64>().ok())
         .map_or("?".into(), |kb| format!("{:.0} GB", kb / 1024.0 / 1024.0));
+    let tool = |found: Result<cold::Tool, String>| match found {
+        Ok(t) => format!("{} ({})", t.version, t.program.display()),
+        Err(why) => why
+            .split_once(": ")
+            .map_or(why.clone(), |(_, rest)| rest.to_string()),
+    };
     format!(
-        "machine: {cpu}, {} cores, {mem} RAM, Linux {}\nmeasured: {OURS}\nhugo: {}",
+        "machine: {cpu}, {} cores, {mem} RAM, Linux {}; load average {}\nmeasured: {OURS}\nzola: {}\nhugo: {}",
         std::thread::available_parallelism().map_or(1, |n| n.get()),
         output("uname", &["-r"]),
-        output("hugo", &["version"])
+        load_average(),
+        tool(cold::find_tool("zola", &["--version"], cold::HOW_ZOLA)),
+        tool(cold::find_tool("hugo", &["version"], cold::HOW_HUGO)),
     )
+}
+
+/// `/proc/loadavg`'s three averages: other work on the machine shows in every figure.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn median_of(runs: usize, mut f: impl FnMut()) -> Duration {
