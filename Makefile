@@ -41,6 +41,7 @@ release:
 
 ## Benchmark against Zola and Hugo on a generated corpus (2,000 and 10,000 articles).
 bench:
+	scripts/setup-zola.sh
 	$(CARGO) bench --bench site
 
 clean:

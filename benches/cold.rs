@@ -16,17 +16,27 @@ pub struct Tool {
     pub version: String,
 }
 
-/// `BENCH_<NAME>` (a binary), else `name` on `PATH`; the error says how to provide it.
+/// `BENCH_<NAME>` (a binary), else `name` in `target/bench-tools/` (what `scripts/setup-zola.sh`
+/// builds), else on `PATH`; the error says how to provide it.
 pub fn find_tool(name: &str, version_args: &[&str], how: &str) -> Result<Tool, String> {
     let var = format!("BENCH_{}", name.to_uppercase());
     let program = match std::env::var_os(&var) {
         Some(path) => PathBuf::from(path),
-        None => std::env::var_os("PATH")
-            .iter()
-            .flat_map(std::env::split_paths)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-            .ok_or_else(|| format!("{name}: skipped (not on PATH and {var} unset; {how})"))?,
+        None => std::iter::once(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-tools"),
+        )
+        .chain(
+            std::env::var_os("PATH")
+                .iter()
+                .flat_map(std::env::split_paths),
+        )
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            format!(
+                "{name}: skipped (not in target/bench-tools/ nor on PATH, and {var} unset; {how})"
+            )
+        })?,
     };
     let out = Command::new(&program)
         .args(version_args)
@@ -43,7 +53,7 @@ pub fn find_tool(name: &str, version_args: &[&str], how: &str) -> Result<Tool, S
 
 /// How to get each generator, printed when it is missing.
 pub const HOW_HUGO: &str = "`apt-get install hugo`, or BENCH_HUGO=/path/to/hugo";
-pub const HOW_ZOLA: &str = "Zola is neither a Debian package nor a crate: put a `zola` binary (a release of Zola's, or one built from its source as its README says) on PATH or name it in BENCH_ZOLA; docs/performance.md, The benchmark";
+pub const HOW_ZOLA: &str = "Zola is neither a Debian package nor a crate: `make bench` builds it from source with scripts/setup-zola.sh (ZOLA_SRC=a Zola git repository, else GitHub), or name a `zola` binary in BENCH_ZOLA; docs/performance.md, The benchmark";
 
 /// A child's wall time, peak RSS and CPU time.
 struct Run {

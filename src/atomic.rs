@@ -7,11 +7,23 @@ use std::path::Path;
 
 /// Writes `bytes` to `path` atomically: a reader sees the old file or the new one, never half.
 pub fn file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    file_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes to `path` atomically what `write` writes, through a buffer: a large file (the
+/// highlight cache) is never held whole in memory.
+pub fn file_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use std::io::Write;
     let parent = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(parent)?;
-    tmp.write_all(bytes)?;
+    let tmp = tempfile::NamedTempFile::new_in(parent)?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, tmp);
+    write(&mut w)?;
+    w.flush()?;
+    let tmp = w.into_inner().map_err(|e| e.into_error())?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

@@ -52,7 +52,7 @@ pub struct SourceDoc {
     pub dir: String,
     pub lang: Lang,
     pub front: FrontMatter,
-    pub body: String,
+    pub body: std::sync::Arc<str>,
     /// 1-based line of the file where `body` starts.
     pub body_line: usize,
     /// A short hash of the body, which translations record as `translated_from`.
@@ -173,7 +173,7 @@ pub fn parse_doc(
         dir,
         lang,
         front,
-        body: split.body.to_string(),
+        body: std::sync::Arc::from(split.body),
         body_line: split.body_line,
         content_hash: short_hash(split.body),
         body_hash: blake3::hash(split.body.as_bytes()),

@@ -122,6 +122,13 @@ impl Highlighter {
         self.misses.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Forgets every highlighted block (a one-off build, once no stage highlights any more and
+    /// the cache is saved): later blocks are highlighted anew.
+    pub fn release(&self) {
+        *self.cache.lock().expect("highlight cache") = HashMap::new();
+        *self.used.lock().expect("highlight cache") = Default::default();
+    }
+
     /// Writes the cache back when something new was highlighted since the last save (or the
     /// file holds blocks no longer used).
     pub fn save(&self) -> std::io::Result<()> {
@@ -140,8 +147,9 @@ impl Highlighter {
         let used = self.used.lock().expect("highlight cache");
         let mut cache = self.cache.lock().expect("highlight cache");
         cache.retain(|k, _| used.contains(k));
-        let bytes = serde_json::to_vec(&*cache).map_err(std::io::Error::other)?;
-        crate::atomic::file(file, &bytes)
+        crate::atomic::file_with(file, |w| {
+            serde_json::to_writer(w, &*cache).map_err(std::io::Error::other)
+        })
     }
 }
 

@@ -44,13 +44,25 @@ pub fn keep(store: Option<&dyn Store>, path: &str, bytes: Arc<[u8]>) -> Result<K
     };
     store.put(path, &bytes)?;
     let ids = if path.ends_with(".html") {
-        ids(&String::from_utf8_lossy(&bytes))
-            .map(Box::from)
+        ids_of_bytes(&bytes)
+            .map(|id| Box::from(&*String::from_utf8_lossy(id)))
             .collect()
     } else {
         Arc::from([])
     };
     Ok(Kept::Written(ids))
+}
+
+/// [`ids`] of the bytes of a page, read without checking the whole page's UTF-8 (every page
+/// a build writes was a `String`): a written page is scanned once, in the rendering loop.
+fn ids_of_bytes(html: &[u8]) -> impl Iterator<Item = &[u8]> {
+    memchr::memmem::find_iter(html, b"id=\"").filter_map(move |at| {
+        if !html[..at].last()?.is_ascii_whitespace() {
+            return None;
+        }
+        let rest = &html[at + 4..];
+        memchr::memchr(b'"', rest).map(|end| &rest[..end])
+    })
 }
 
 /// The values of the `id="…"` attributes of an HTML text (an `id` after whitespace, not the end
@@ -208,6 +220,18 @@ mod tests {
             (output.len(), output.get("x/data.json")),
             (2, Some(&b"[]"[..]))
         );
+    }
+
+    #[test]
+    fn ids_read_from_bytes_are_the_ids_read_from_text() {
+        let html = "id=\"start\"><h2 id=\"Kết-nối\">x</h2><p data-id=\"b\"\nid=\"c\">\
+                    <a\tid=\"d\" href=\"#\">id=\"no\"</a><i id=\"unclosed";
+        let from_text: Vec<&str> = ids(html).collect();
+        let from_bytes: Vec<String> = ids_of_bytes(html.as_bytes())
+            .map(|id| String::from_utf8(id.to_vec()).unwrap())
+            .collect();
+        assert_eq!(from_text, ["Kết-nối", "c", "d"]);
+        assert_eq!(from_bytes, from_text);
     }
 
     #[test]

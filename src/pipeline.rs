@@ -25,6 +25,7 @@ mod bodies;
 mod cards;
 mod disk;
 mod edit;
+mod emit;
 mod files;
 mod inputs;
 mod marks;
@@ -289,9 +290,9 @@ impl Session {
         let used = measure::used(&refs, m);
         let work = Work::whole(&bodies);
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
-        let mut warnings = all_warnings(warnings, &site, &bodies.bodies, drift);
+        let mut warnings = marks::all_warnings(warnings, &site, &bodies.bodies, drift);
         warnings.extend(m.warnings.iter().cloned());
-        let inputs = RenderInputs {
+        let mut inputs = RenderInputs {
             cards: Arc::new(cards),
             extra_pages: self.source_pages(fingerprint, &hooks),
             reproduce: inputs::reproduce(&config, &site, &used, m),
@@ -304,33 +305,31 @@ impl Session {
             site,
             config,
         };
-        let (mut output, rendering, cards_drawn) = self.render_with_cards(&inputs, store)?;
-        self.memo.pages = rendering.pages;
-        self.add_files(&inputs, &theme, &used, m, &mut output)?;
-        render::add_redirects(&inputs, &mut output)?;
-        // 8. Links checked against the output; the search index.
-        let search = self.check_and_index(&mut output, &inputs, &bodies.keys, &highlighter)?;
-        let keys = bodies.keys.iter().copied();
-        self.memo
-            .bodies
-            .keep(keys.zip(inputs.bodies.iter().cloned()));
+        let emitted = self.emit(&mut inputs, &theme, &used, m, &bodies.keys, store)?;
+        if !self.once {
+            let keys = bodies.keys.iter().copied();
+            self.memo
+                .bodies
+                .keep(keys.zip(inputs.bodies.iter().cloned()));
+        }
         let built = Built {
             missing_translations: files::missing_translations(&inputs.config, &inputs.site),
             pages: inputs.site.pages.len(),
             experiments_ran: measured.ran,
             experiments_used: m.by_name.keys().cloned().collect(),
             work: Work {
-                pages_rendered: rendering.rendered,
-                cards_drawn,
+                pages_rendered: emitted.rendered,
+                cards_drawn: emitted.cards_drawn,
                 ..work
             },
             config: inputs.config.clone(),
             warnings,
-            search,
-            output,
+            search: emitted.search,
+            output: emitted.output,
         };
-        // A forced rerun measures at every build: edits after it go through the whole build.
-        self.memo.kept = measured.kept.then(|| edit::Kept {
+        // A forced rerun measures at every build: edits after it go through the whole build;
+        // a one-off session has no later build.
+        self.memo.kept = (measured.kept && !self.once).then(|| edit::Kept {
             anchor_links: edit::anchor_links(&inputs.site, &inputs.bodies),
             measurements: measured.measurements.clone(),
             claims: measured.claims.clone(),
@@ -341,45 +340,6 @@ impl Session {
             inputs,
         });
         Ok(built)
-    }
-
-    /// The finished output checked (its paths, links and pages), then the search index made
-    /// and added to it.
-    fn check_and_index(
-        &mut self,
-        output: &mut Output,
-        inputs: &RenderInputs,
-        keys: &[blake3::Hash],
-        highlighter: &Highlighter,
-    ) -> Result<Option<SearchJob>, Diagnostics> {
-        site::check_output_paths(&inputs.site, output)?;
-        files::check_links(&inputs.site, &inputs.bodies, output)?;
-        files::check_pages(inputs, output)?;
-        self.search_and_save(output, inputs, keys, highlighter)
-    }
-
-    /// Every output file from the render inputs, the social cards drawn on all cores beside
-    /// the pages (`pipeline/cards.rs`), and how many cards were drawn (not cached).
-    fn render_with_cards(
-        &mut self,
-        inputs: &RenderInputs,
-        store: Option<&dyn Store>,
-    ) -> Result<(Output, render::Rendering, usize), Diagnostics> {
-        let cache = self.card_cache(&inputs.config);
-        let before = cache.drawn();
-        let reuse = (!self.once).then_some(&self.memo.pages);
-        let (rendered, drawn) = rayon::join(
-            || render::render(inputs, reuse, store),
-            || cards::draw(&inputs.site, &inputs.cards, &cache, store),
-        );
-        let (mut output, rendering) = rendered?;
-        for (path, kept) in drawn? {
-            output.insert_kept(path, kept);
-        }
-        // Every card of this build is in the cache's used set now. A cache folder that cannot
-        // be pruned only holds more files.
-        let _ = cache.prune();
-        Ok((output, rendering, cache.drawn() - before))
     }
 
     /// The standalone pages of `pages/`, their bodies rendered as articles' are.
@@ -457,41 +417,4 @@ impl Session {
             ))
         })
     }
-
-    /// The search index ([`Session::search_index`]) while the highlight cache is saved, on one
-    /// core: neither reads what the other writes.
-    fn search_and_save(
-        &mut self,
-        output: &mut Output,
-        inputs: &RenderInputs,
-        body_keys: &[blake3::Hash],
-        highlighter: &Highlighter,
-    ) -> Result<Option<SearchJob>, Diagnostics> {
-        std::thread::scope(|scope| {
-            // A cache that cannot be saved only costs time in the next build.
-            let saving = scope.spawn(|| highlighter.save());
-            let pending = if inputs.config.search {
-                self.search_index(output, &inputs.site, body_keys, &inputs.bodies)
-            } else {
-                Ok(None)
-            };
-            let _ = saving.join();
-            pending
-        })
-    }
-}
-
-/// The build's warnings: the translations' (`first`), the value parity of translations, the
-/// experiments' drift, and the bodies'.
-fn all_warnings(
-    first: Vec<Diagnostic>,
-    site: &Site,
-    bodies: &[Arc<crate::markdown::Rendered>],
-    drift: Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    let mut warnings = first;
-    warnings.extend(marks::parity_warnings(site, bodies));
-    warnings.extend(drift);
-    warnings.extend(bodies.iter().flat_map(|b| b.warnings.clone()));
-    warnings
 }

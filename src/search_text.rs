@@ -90,6 +90,12 @@ impl Text {
         self.level = other.level;
     }
 
+    /// Frees the slack of the grown text.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.runs.shrink_to_fit();
+    }
+
     /// The text without its trailing space.
     pub fn into_string(mut self) -> String {
         if self.text.ends_with(' ') {

@@ -101,7 +101,7 @@ pub fn render(
     let langs: Vec<&Lang> = inputs.config.langs().collect();
     let listings: Vec<Result<Vec<(String, Kept)>, Diagnostic>> = langs
         .into_par_iter()
-        .map(|lang| renderer.listings(lang).and_then(each))
+        .map(|lang| renderer.listings(lang, keep))
         .collect();
     let extras = inputs.extra_pages.iter().map(|page| renderer.extra(page));
     let standalone = inputs
@@ -249,25 +249,40 @@ impl<'a> Renderer<'a> {
         self.page(path_of(&p.url), "article.html", &p.doc.lang, &context)
     }
 
-    /// Home, tag pages (each with its later pages), tag index and feed of one language.
-    fn listings(&self, lang: &Lang) -> Result<Files, Diagnostic> {
+    /// Home, tag pages (each with its later pages), tag index and feed of one language, each
+    /// handed to `keep` as it is made (a one-off build writes it then and holds none).
+    fn listings<T>(
+        &self,
+        lang: &Lang,
+        keep: impl Fn(File) -> Result<T, Diagnostic>,
+    ) -> Result<Vec<T>, Diagnostic> {
         let inputs = self.inputs;
-        let mut files = Files::new();
+        let mut files = Vec::new();
         let tags = listing::tags(inputs, lang);
         let pages = listing::home(inputs, lang).into_iter().chain(
             tags.iter()
                 .flat_map(|tag| listing::tag_pages(inputs, lang, tag)),
         );
         for page in pages {
-            files.push(self.page(path_of(&page.meta.url), "list.html", lang, &page)?);
+            files.push(keep(self.page(
+                path_of(&page.meta.url),
+                "list.html",
+                lang,
+                &page,
+            )?)?);
         }
         for tag in tags {
-            files.push(self.tag_feed(lang, tag)?);
+            files.push(keep(self.tag_feed(lang, tag)?)?);
         }
         let index = listing::tag_index(inputs, lang);
         let index_url = listing::tag_index_url(inputs, lang);
-        files.push(self.page(path_of(&index_url), "tags.html", lang, &index)?);
-        files.push(self.feed(lang)?);
+        files.push(keep(self.page(
+            path_of(&index_url),
+            "tags.html",
+            lang,
+            &index,
+        )?)?);
+        files.push(keep(self.feed(lang)?)?);
         Ok(files)
     }
 

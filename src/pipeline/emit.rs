@@ -1,0 +1,145 @@
+//! Stages 7–8 of a whole build: every output file rendered (into a one-off build's store as it
+//! is made), the files besides the pages, the finished output checked and the search index.
+//! A one-off build frees on the way what no later stage reads: the highlight cache once saved,
+//! the bodies' HTML once the pages are written (docs/performance.md, eleventh round).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use crate::diag::Diagnostics;
+use crate::experiments::Measurements;
+use crate::highlight::Highlighter;
+use crate::output::{Output, Store};
+use crate::render::{self, RenderInputs};
+use crate::site;
+use crate::theme::Theme;
+
+use super::{SearchJob, Session, cards, files};
+
+/// What the output stages made.
+pub(super) struct Emitted {
+    pub(super) output: Output,
+    /// Output files rendered from templates (not reused).
+    pub(super) rendered: usize,
+    /// Social cards rasterised (not cached).
+    pub(super) cards_drawn: usize,
+    /// The search index still to make ([`super::SearchWhen::Later`]).
+    pub(super) search: Option<SearchJob>,
+}
+
+impl Session {
+    /// Every output file from `inputs`, checked, and the search index; `used`: the experiments
+    /// each page uses, `body_keys`: the bodies' keys.
+    pub(super) fn emit(
+        &mut self,
+        inputs: &mut RenderInputs,
+        theme: &Theme,
+        used: &[BTreeSet<String>],
+        m: &Measurements,
+        body_keys: &[blake3::Hash],
+        store: Option<&dyn Store>,
+    ) -> Result<Emitted, Diagnostics> {
+        // The session's, which made the bodies.
+        let highlighter = self.highlighter(&inputs.config);
+        // A one-off build saves the highlight cache beside the rendering and frees it: no
+        // later stage highlights.
+        let saving = self.once.then(|| {
+            let h = highlighter.clone();
+            std::thread::spawn(move || {
+                let saved = h.save();
+                h.release();
+                saved
+            })
+        });
+        let (mut output, rendering, cards_drawn) = self.render_with_cards(inputs, store)?;
+        self.memo.pages = rendering.pages;
+        self.add_files(inputs, theme, used, m, &mut output)?;
+        render::add_redirects(inputs, &mut output)?;
+        if self.once {
+            // The pages are written: only the checks and the search index read the bodies
+            // again, never their HTML, which is the largest part of them.
+            drop_html(&mut inputs.bodies);
+        }
+        // 8. Links checked against the output; the search index.
+        let unsaved = saving.is_none().then_some(&*highlighter);
+        let search = self.check_and_index(&mut output, inputs, body_keys, unsaved);
+        // A cache that cannot be saved only costs time in the next build.
+        let _ = saving.map(std::thread::JoinHandle::join);
+        Ok(Emitted {
+            output,
+            rendered: rendering.rendered,
+            cards_drawn,
+            search: search?,
+        })
+    }
+
+    /// The finished output checked (its paths, links and pages), then the search index made
+    /// and added to it.
+    fn check_and_index(
+        &mut self,
+        output: &mut Output,
+        inputs: &RenderInputs,
+        keys: &[blake3::Hash],
+        highlighter: Option<&Highlighter>,
+    ) -> Result<Option<SearchJob>, Diagnostics> {
+        site::check_output_paths(&inputs.site, output)?;
+        files::check_links(&inputs.site, &inputs.bodies, output)?;
+        files::check_pages(inputs, output)?;
+        self.search_and_save(output, inputs, keys, highlighter)
+    }
+
+    /// Every output file from the render inputs, the social cards drawn on all cores beside
+    /// the pages (`pipeline/cards.rs`), and how many cards were drawn (not cached).
+    fn render_with_cards(
+        &mut self,
+        inputs: &RenderInputs,
+        store: Option<&dyn Store>,
+    ) -> Result<(Output, render::Rendering, usize), Diagnostics> {
+        let cache = self.card_cache(&inputs.config);
+        let before = cache.drawn();
+        let reuse = (!self.once).then_some(&self.memo.pages);
+        let (rendered, drawn) = rayon::join(
+            || render::render(inputs, reuse, store),
+            || cards::draw(&inputs.site, &inputs.cards, &cache, store),
+        );
+        let (mut output, rendering) = rendered?;
+        for (path, kept) in drawn? {
+            output.insert_kept(path, kept);
+        }
+        // Every card of this build is in the cache's used set now. A cache folder that cannot
+        // be pruned only holds more files.
+        let _ = cache.prune();
+        Ok((output, rendering, cache.drawn() - before))
+    }
+
+    /// The search index ([`Session::search_index`]) while the highlight cache, if given, is
+    /// saved on one core: neither reads what the other writes.
+    fn search_and_save(
+        &mut self,
+        output: &mut Output,
+        inputs: &RenderInputs,
+        body_keys: &[blake3::Hash],
+        highlighter: Option<&Highlighter>,
+    ) -> Result<Option<SearchJob>, Diagnostics> {
+        std::thread::scope(|scope| {
+            // A cache that cannot be saved only costs time in the next build.
+            let saving = scope.spawn(|| highlighter.map(Highlighter::save));
+            let pending = if inputs.config.search {
+                self.search_index(output, &inputs.site, body_keys, &inputs.bodies)
+            } else {
+                Ok(None)
+            };
+            let _ = saving.join();
+            pending
+        })
+    }
+}
+
+/// Frees the HTML of every body no one else holds (a one-off build, once its pages are written).
+fn drop_html(bodies: &mut [Arc<crate::markdown::Rendered>]) {
+    for body in bodies {
+        if let Some(body) = Arc::get_mut(body) {
+            body.html = String::new();
+        }
+    }
+}
