@@ -20,7 +20,7 @@ if [ -x "$bin" ] && [ "$(cat "$tools/zola.tag" 2>/dev/null)" = "$tag" ]; then
 fi
 mkdir -p "$tools" || skip "cannot create $tools"
 rm -rf "$work"
-echo "setup-zola: building Zola $tag from $src (once; a few minutes)" >&2
+echo "setup-zola: building Zola $tag from $src (once; it takes a while: about an hour on a busy 2-core machine)" >&2
 # Zola's docs/ (its website, with large screenshots) is not part of the build and is left out.
 git clone --quiet --no-checkout "$src" "$work" || skip "git clone of $src failed"
 git -C "$work" -c advice.detachedHead=false checkout --quiet "$tag" -- . ':(exclude)docs' \

@@ -44,8 +44,8 @@ pub fn keep(store: Option<&dyn Store>, path: &str, bytes: Arc<[u8]>) -> Result<K
     };
     store.put(path, &bytes)?;
     let ids = if path.ends_with(".html") {
-        ids_of_bytes(&bytes)
-            .map(|id| Box::from(&*String::from_utf8_lossy(id)))
+        id_ranges(&bytes)
+            .map(|r| Box::from(&*String::from_utf8_lossy(&bytes[r])))
             .collect()
     } else {
         Arc::from([])
@@ -53,29 +53,23 @@ pub fn keep(store: Option<&dyn Store>, path: &str, bytes: Arc<[u8]>) -> Result<K
     Ok(Kept::Written(ids))
 }
 
-/// [`ids`] of the bytes of a page, read without checking the whole page's UTF-8 (every page
-/// a build writes was a `String`): a written page is scanned once, in the rendering loop.
-fn ids_of_bytes(html: &[u8]) -> impl Iterator<Item = &[u8]> {
+/// Where the values of the `id="…"` attributes of an HTML page are (an `id` after whitespace,
+/// not the end of `data-id`), read from its bytes: a written page is scanned once, in the
+/// rendering loop, without checking the whole page's UTF-8. Each range lies between ASCII
+/// quotes, so it cuts a text at character boundaries.
+fn id_ranges(html: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
     memchr::memmem::find_iter(html, b"id=\"").filter_map(move |at| {
         if !html[..at].last()?.is_ascii_whitespace() {
             return None;
         }
-        let rest = &html[at + 4..];
-        memchr::memchr(b'"', rest).map(|end| &rest[..end])
+        let start = at + 4;
+        memchr::memchr(b'"', &html[start..]).map(|len| start..start + len)
     })
 }
 
-/// The values of the `id="…"` attributes of an HTML text (an `id` after whitespace, not the end
-/// of `data-id`).
+/// The values of the `id="…"` attributes of an HTML text ([`id_ranges`]).
 pub fn ids(html: &str) -> impl Iterator<Item = &str> {
-    html.match_indices("id=\"").filter_map(move |(at, _)| {
-        let before = html[..at].chars().next_back()?;
-        if !before.is_ascii_whitespace() {
-            return None;
-        }
-        let rest = &html[at + 4..];
-        rest.find('"').map(|end| &rest[..end])
-    })
+    id_ranges(html.as_bytes()).map(move |r| &html[r])
 }
 
 impl Output {
@@ -227,8 +221,8 @@ mod tests {
         let html = "id=\"start\"><h2 id=\"Kết-nối\">x</h2><p data-id=\"b\"\nid=\"c\">\
                     <a\tid=\"d\" href=\"#\">id=\"no\"</a><i id=\"unclosed";
         let from_text: Vec<&str> = ids(html).collect();
-        let from_bytes: Vec<String> = ids_of_bytes(html.as_bytes())
-            .map(|id| String::from_utf8(id.to_vec()).unwrap())
+        let from_bytes: Vec<String> = id_ranges(html.as_bytes())
+            .map(|r| String::from_utf8(html.as_bytes()[r].to_vec()).unwrap())
             .collect();
         assert_eq!(from_text, ["Kết-nối", "c", "d"]);
         assert_eq!(from_bytes, from_text);

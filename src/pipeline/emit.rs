@@ -1,14 +1,13 @@
 //! Stages 7–8 of a whole build: every output file rendered (into a one-off build's store as it
 //! is made), the files besides the pages, the finished output checked and the search index.
-//! A one-off build frees on the way what no later stage reads: the highlight cache once saved,
-//! the bodies' HTML once the pages are written (docs/performance.md, eleventh round).
+//! The highlight cache is saved beside the rendering. A one-off build frees on the way what no
+//! later stage reads: the highlight cache once saved, the bodies' HTML once the pages are written (docs/performance.md, eleventh round).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::diag::Diagnostics;
 use crate::experiments::Measurements;
-use crate::highlight::Highlighter;
 use crate::output::{Output, Store};
 use crate::render::{self, RenderInputs};
 use crate::site;
@@ -41,15 +40,15 @@ impl Session {
     ) -> Result<Emitted, Diagnostics> {
         // The session's, which made the bodies.
         let highlighter = self.highlighter(&inputs.config);
-        // A one-off build saves the highlight cache beside the rendering and frees it: no
-        // later stage highlights.
-        let saving = self.once.then(|| {
-            let h = highlighter.clone();
-            std::thread::spawn(move || {
-                let saved = h.save();
-                h.release();
-                saved
-            })
+        // The highlight cache is saved beside the rendering (no later stage highlights); a
+        // one-off build then frees it.
+        let once = self.once;
+        let saving = std::thread::spawn(move || {
+            let saved = highlighter.save();
+            if once {
+                highlighter.release();
+            }
+            saved
         });
         let (mut output, rendering, cards_drawn) = self.render_with_cards(inputs, store)?;
         self.memo.pages = rendering.pages;
@@ -61,10 +60,9 @@ impl Session {
             drop_html(&mut inputs.bodies);
         }
         // 8. Links checked against the output; the search index.
-        let unsaved = saving.is_none().then_some(&*highlighter);
-        let search = self.check_and_index(&mut output, inputs, body_keys, unsaved);
+        let search = self.check_and_index(&mut output, inputs, body_keys);
         // A cache that cannot be saved only costs time in the next build.
-        let _ = saving.map(std::thread::JoinHandle::join);
+        let _ = saving.join();
         Ok(Emitted {
             output,
             rendered: rendering.rendered,
@@ -80,12 +78,14 @@ impl Session {
         output: &mut Output,
         inputs: &RenderInputs,
         keys: &[blake3::Hash],
-        highlighter: Option<&Highlighter>,
     ) -> Result<Option<SearchJob>, Diagnostics> {
         site::check_output_paths(&inputs.site, output)?;
         files::check_links(&inputs.site, &inputs.bodies, output)?;
         files::check_pages(inputs, output)?;
-        self.search_and_save(output, inputs, keys, highlighter)
+        if !inputs.config.search {
+            return Ok(None);
+        }
+        self.search_index(output, &inputs.site, keys, &inputs.bodies)
     }
 
     /// Every output file from the render inputs, the social cards drawn on all cores beside
@@ -110,28 +110,6 @@ impl Session {
         // be pruned only holds more files.
         let _ = cache.prune();
         Ok((output, rendering, cache.drawn() - before))
-    }
-
-    /// The search index ([`Session::search_index`]) while the highlight cache, if given, is
-    /// saved on one core: neither reads what the other writes.
-    fn search_and_save(
-        &mut self,
-        output: &mut Output,
-        inputs: &RenderInputs,
-        body_keys: &[blake3::Hash],
-        highlighter: Option<&Highlighter>,
-    ) -> Result<Option<SearchJob>, Diagnostics> {
-        std::thread::scope(|scope| {
-            // A cache that cannot be saved only costs time in the next build.
-            let saving = scope.spawn(|| highlighter.map(Highlighter::save));
-            let pending = if inputs.config.search {
-                self.search_index(output, &inputs.site, body_keys, &inputs.bodies)
-            } else {
-                Ok(None)
-            };
-            let _ = saving.join();
-            pending
-        })
     }
 }
 
