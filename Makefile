@@ -23,9 +23,10 @@ test:
 serve: release
 	$(BIN) serve
 
-## Everything a build does but write, plus missing translations.
+## Everything a build does but write, plus missing translations; any claim that does not
+## hold is an error (--strict).
 check: release
-	$(BIN) check
+	$(BIN) check --strict
 
 ## Copy the current results into frozen/ (commit it).
 freeze: release

@@ -38,8 +38,9 @@ struct ExperimentArgs {
     /// Ask experiments for fewer samples (also MEASURED_QUICK=1): for tests and CI, never publishing.
     #[arg(long)]
     quick: bool,
-    /// Make drift an error: values that moved beyond their intervals since the experiment's
-    /// previous results on this machine, or claims whose outcome changed with them (for CI).
+    /// Fail on any claim that does not hold (instead of publishing it with its verdict), and
+    /// on drift: values that moved beyond their intervals since the experiment's previous
+    /// results on this machine, or claims whose outcome changed with them (for CI).
     #[arg(long)]
     strict: bool,
 }
@@ -102,6 +103,15 @@ enum Command {
         open: bool,
         #[arg(long)]
         drafts: bool,
+    },
+    /// List every claim of the site as the last build decided it: verdict, values, runs and
+    /// margin (nothing is measured).
+    Claims {
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Print one JSON array of objects (article, id, expr, verdict, margin, runs, lhs, rhs…).
+        #[arg(long)]
+        json: bool,
     },
     /// Copy the current results of the experiments the site uses into frozen/ (to commit).
     Freeze {
@@ -244,6 +254,7 @@ fn main() -> ExitCode {
             open,
             drafts,
         }),
+        Command::Claims { root, json } => claims(root, json),
         Command::Freeze { root } => freeze(root),
         Command::Measure {
             name,
@@ -319,6 +330,7 @@ fn build(
         built.experiments_used.len(),
         built.experiments_ran.len()
     );
+    print_claims_summary(&built.claims);
     // The process ends here: freeing the whole site in memory, page by page, would only
     // delay it.
     std::mem::forget(built);
@@ -350,6 +362,99 @@ fn check(
         "check passed: {} pages, {} missing translations",
         built.pages,
         built.missing_translations.len()
+    );
+    print_claims_summary(&built.claims);
+    Ok(())
+}
+
+/// The end of a build's report: the claims published with a verdict other than *holds*, and
+/// what helps.
+#[allow(
+    clippy::print_stderr,
+    reason = "main's commands are the one place that prints"
+)]
+fn print_claims_summary(claims: &[measured::claims::report::Entry]) {
+    use measured::claims::Verdict;
+    let not_holding: Vec<_> = claims
+        .iter()
+        .filter(|e| e.verdict != Verdict::Holds)
+        .collect();
+    let marginal = claims.iter().filter(|e| e.marginal).count();
+    if not_holding.is_empty() {
+        if marginal > 0 {
+            eprintln!(
+                "{} claims hold, {marginal} of them with a margin under 5 % (see the warnings, or `measured claims`)",
+                claims.len()
+            );
+        }
+        return;
+    }
+    eprintln!(
+        "{} of {} claims did not hold on this machine; their pages are published with the verdict at each sentence:",
+        not_holding.len(),
+        claims.len()
+    );
+    let mut names = BTreeSet::new();
+    for e in &not_holding {
+        let word = match e.verdict {
+            Verdict::Fails => "contradicted",
+            _ => "not confirmed",
+        };
+        eprintln!(
+            "  {}:{}: {} ({word}): {}",
+            e.file.display(),
+            e.line,
+            e.id,
+            e.summary
+        );
+        names.extend(e.experiments.iter().cloned());
+    }
+    let names: Vec<String> = names.into_iter().collect();
+    eprintln!(
+        "what helps: {}",
+        measured::claims::report::what_helps(&names)
+    );
+}
+
+#[allow(
+    clippy::print_stdout,
+    reason = "main's commands are the one place that prints"
+)]
+fn claims(root: PathBuf, json: bool) -> Result<(), measured::Diagnostics> {
+    let entries =
+        measured::pipeline::claims_report(&build_options(root, false, &ExperimentArgs::default()))?;
+    if json {
+        let text = serde_json::to_string_pretty(&entries).expect("the report serialises");
+        println!("{text}");
+        return Ok(());
+    }
+    for e in &entries {
+        let margin = match (e.verdict, e.margin) {
+            (measured::claims::Verdict::NotMeasured, _) => "".to_string(),
+            (_, None) => "exact".to_string(),
+            (_, Some(m)) => measured::claims::report::percent(m),
+        };
+        println!(
+            "{:<13} {:>8}{} {:>3} runs  {}: {}  {}",
+            e.verdict.word(),
+            margin,
+            if e.marginal { "!" } else { " " },
+            e.runs,
+            e.article,
+            e.id,
+            e.summary
+        );
+    }
+    let count = |v: measured::claims::Verdict| entries.iter().filter(|e| e.verdict == v).count();
+    use measured::claims::Verdict as V;
+    println!(
+        "{} claims: {} hold ({} with a margin under 5 %, marked !), {} inconclusive, {} fail, {} not measured",
+        entries.len(),
+        count(V::Holds),
+        entries.iter().filter(|e| e.marginal).count(),
+        count(V::Inconclusive),
+        count(V::Fails),
+        count(V::NotMeasured)
     );
     Ok(())
 }

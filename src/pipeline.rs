@@ -79,6 +79,8 @@ pub struct Built {
     pub work: Work,
     /// The search index still to make (a [`SearchWhen::Later`] build whose pages changed).
     pub search: Option<SearchJob>,
+    /// Every claim as this build decided it.
+    pub claims: Vec<crate::claims::report::Entry>,
 }
 
 /// Runs every stage but writing, silently.
@@ -108,6 +110,19 @@ pub fn experiments_referred(opts: &BuildOptions) -> Result<Vec<String>, Diagnost
         .filter(|n| crates.contains_key(n))
         .collect();
     Ok(names.into_iter().collect())
+}
+
+/// Every claim of the site at `opts.root` as the last build decided it (`measured claims`):
+/// read from the content and the report the last build kept; nothing is measured.
+pub fn claims_report(
+    opts: &BuildOptions,
+) -> Result<Vec<crate::claims::report::Entry>, Diagnostics> {
+    let config = config::load(&opts.root)?;
+    let mut session = Session::new(opts.clone());
+    let site = session.site(&config)?;
+    let articles = crate::claims::collect(&site)?;
+    let saved = crate::claims::report::load(&config.cache_dir()).unwrap_or_default();
+    Ok(crate::claims::report::current(&articles, &saved))
 }
 
 /// A build that no other follows; with a `store`, the rendered files go into it as they are
@@ -292,6 +307,7 @@ impl Session {
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
         let mut warnings = marks::all_warnings(warnings, &site, &bodies.bodies, drift);
         warnings.extend(m.warnings.iter().cloned());
+        warnings.extend(std::mem::take(&mut measured.claim_warnings));
         let mut inputs = RenderInputs {
             cards: Arc::new(cards),
             extra_pages: self.source_pages(fingerprint, &hooks),
@@ -300,6 +316,7 @@ impl Session {
             standalone: Arc::new(standalone),
             bodies: bodies.bodies,
             notices,
+            verdicts: Arc::new(marks::verdicts(&measured.claims)),
             templates,
             strings,
             site,
@@ -326,6 +343,7 @@ impl Session {
             warnings,
             search: emitted.search,
             output: emitted.output,
+            claims: std::mem::take(&mut measured.report),
         };
         // A forced rerun measures at every build: edits after it go through the whole build;
         // a one-off session has no later build.

@@ -89,9 +89,20 @@ impl Progress for Terminal {
         }
     }
 
-    fn remeasure_started(&self, names: &[String], claims: usize, round: usize) {
+    fn remeasure_started(&self, names: &[String], claims: &[String], round: usize) {
         eprintln_line(&format!(
-            "{claims} claim(s) inconclusive: measuring again (round {round}): {}",
+            "{} claim(s) inconclusive ({}): measuring {} once more (round {round})",
+            claims.len(),
+            claims.join(", "),
+            names.join(", ")
+        ));
+    }
+
+    fn restart_started(&self, names: &[String], claims: &[String]) {
+        eprintln_line(&format!(
+            "{} claim(s) not decided by the runs of an earlier build ({}): measuring {} again",
+            claims.len(),
+            claims.join(", "),
             names.join(", ")
         ));
     }

@@ -64,10 +64,21 @@ fn vary_site(medians: &[f64], claims: &[&str], site_toml: &str) -> TestSite {
     site
 }
 
-/// The build's errors, with paths relative to the site.
+/// The options of a `--strict` build: any claim that does not hold is an error.
+fn strict(site: &TestSite) -> measured::BuildOptions {
+    let mut opts = site.options();
+    opts.experiments.strict = true;
+    opts
+}
+
+/// The errors of a `--strict` build, with paths relative to the site.
 fn errors(site: &TestSite) -> String {
-    site.build_err()
-        .replace(&format!("{}/", site.root().display()), "")
+    match measured::build_in_memory(&strict(site)) {
+        Ok(_) => panic!("the strict build should have failed"),
+        Err(d) => d
+            .to_string()
+            .replace(&format!("{}/", site.root().display()), ""),
+    }
 }
 
 fn vary_runs(site: &TestSite) -> usize {
@@ -128,9 +139,21 @@ fn a_claim_inconclusive_after_the_budget_fails_the_build_and_says_what_to_do() {
   = help: each experiment had its 3 runs and 2 extra. Measure more: raise `[claims] extra_runs` or `extra_secs` in site.toml, or run `measured build --rerun vary` on a quiet machine; or soften the sentence and its claim"
     );
     assert_eq!(vary_runs(&site), 5);
-    // The budget is spent: the next build decides on the stored runs without running.
-    assert_eq!(errors(&site), e);
-    assert_eq!(vary_runs(&site), 5);
+    // The next build does not repeat the stored runs' verdict: it measures again (3 runs and
+    // 2 extra), and decides on the new runs.
+    let again = errors(&site);
+    assert!(
+        again.contains("claim `fast` is inconclusive after 5 runs"),
+        "{again}"
+    );
+    assert_eq!(vary_runs(&site), 10);
+    let record: serde_json::Value =
+        serde_json::from_str(&site.read(".measured/results/vary.json")).unwrap();
+    assert_eq!(
+        record["runs"].as_array().unwrap().len(),
+        5,
+        "the new runs only"
+    );
 }
 
 #[test]
@@ -334,6 +357,7 @@ fn marks(b: &measured::Built, path: &str) -> Vec<String> {
     doc.select(&sel)
         .map(|m| {
             assert_eq!(m.text().collect::<String>(), "✓");
+            assert_eq!(m.value().attr("data-verdict"), Some("holds"));
             assert_eq!(m.value().attr("tabindex"), Some("0"));
             // Numbers keep their units with no-break spaces; compared here as plain spaces.
             m.value()
@@ -505,4 +529,290 @@ fn a_failing_claim_and_a_missing_marker_are_reported_in_one_build() {
         e.contains("content/a/index.vi.md:6:3: error: claim `slow` is not marked"),
         "{e}"
     );
+}
+
+/// Each claim mark of the built page `path`: (data-verdict, glyph, aria-label, title).
+fn verdict_marks(b: &measured::Built, path: &str) -> Vec<[String; 4]> {
+    let doc = html(b, path);
+    let sel = scraper::Selector::parse("span.claim").unwrap();
+    doc.select(&sel)
+        .map(|m| {
+            let attr = |a: &str| m.value().attr(a).unwrap_or_default().to_string();
+            [
+                attr("data-verdict"),
+                m.text().collect(),
+                attr("aria-label"),
+                attr("title").replace(['\u{a0}', '\u{202f}'], " "),
+            ]
+        })
+        .collect()
+}
+
+/// A site whose claims hold (`fast`), fail (`far`) and stay inconclusive (`split`: runs 100
+/// and 200 with no extra runs).
+fn three_verdicts() -> TestSite {
+    vary_site(
+        &[100.0, 200.0],
+        &[
+            "fast: vary.t < 1000",
+            "far: vary.r ~= 1.5 ± 10%",
+            "split: vary.t < 150",
+        ],
+        "[claims]\nextra_runs = 0\n",
+    )
+}
+
+#[test]
+fn claims_that_do_not_hold_are_published_with_their_verdict_in_both_languages() {
+    let site = three_verdicts();
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let en = verdict_marks(&b, "en/a/index.html");
+    let vi = verdict_marks(&b, "a/index.html");
+    let head = |m: &Vec<[String; 4]>| -> Vec<[String; 3]> {
+        m.iter()
+            .map(|[v, g, l, _]| [v.clone(), g.clone(), l.clone()])
+            .collect()
+    };
+    let s = |a: &str, b: &str, c: &str| [a.to_string(), b.to_string(), c.to_string()];
+    assert_eq!(
+        head(&en),
+        [
+            s("holds", "✓", "Checked claim"),
+            s("fails", "✗", "Claim contradicted by the measurements"),
+            s("inconclusive", "?", "Claim not confirmed"),
+        ]
+    );
+    assert_eq!(
+        head(&vi),
+        [
+            s("holds", "✓", "Nhận định đã được kiểm chứng"),
+            s("fails", "✗", "Nhận định bị số đo bác bỏ"),
+            s("inconclusive", "?", "Nhận định chưa được xác nhận"),
+        ]
+    );
+    // The tooltip says, in the page's language, what was measured.
+    assert_eq!(
+        en[1][3],
+        "Contradicted on the machine that built this page: the claim is that vary.r (1.02×, 1×–1.04× over 3 runs) is within ±10% of 1.5×, and the measurements say otherwise."
+    );
+    assert!(
+        en[2][3].starts_with(
+            "Not confirmed on the machine that built this page: the claim is that vary.t (100 ns, "
+        ),
+        "{}",
+        en[2][3]
+    );
+    assert!(
+        en[2][3].contains(" over 3 runs) is below 150 ns"),
+        "{}",
+        en[2][3]
+    );
+    assert!(
+        vi[1][3].starts_with("Bị bác bỏ trên máy đã dựng trang này: nhận định là vary.r (1,02×, 1×–1,04× qua 3 lần chạy)"),
+        "{}",
+        vi[1][3]
+    );
+    assert!(vi[2][3].starts_with("Chưa xác nhận được trên máy đã dựng trang này:"));
+    // Each page says once that some claims did not hold, and what the marks mean.
+    let en_page = html(&b, "en/a/index.html");
+    let vi_page = html(&b, "a/index.html");
+    assert_eq!(
+        texts(&en_page, "p.claims-notice"),
+        [
+            "Some claims of this article did not hold on the machine that built this page: they are marked ? (not confirmed) or ✗ (contradicted) instead of ✓, and each mark's tooltip says what was measured."
+        ]
+    );
+    assert_eq!(
+        texts(&vi_page, "p.claims-notice"),
+        [
+            "Một số nhận định của bài này không đứng vững trên máy đã dựng trang: chúng được đánh dấu ? (chưa xác nhận) hoặc ✗ (bị số đo bác bỏ) thay cho ✓, và chú thích của mỗi dấu cho biết số đo thực tế."
+        ]
+    );
+    assert_eq!(texts(&en_page, "p.claims-legend").len(), 1);
+    assert!(texts(&vi_page, "p.claims-legend")[0].starts_with("Dấu ✓ sau một câu"));
+    // The publisher is told, claim by claim, what to do.
+    let warned: Vec<&str> = b.warnings.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        warned.iter().any(|w| w.starts_with("claim `far` is contradicted by this machine's measurements; the page is published with the claim marked as contradicted")),
+        "{warned:?}"
+    );
+    assert!(
+        warned.iter().any(|w| w.starts_with("claim `split` could not be confirmed on this machine (its measurements' intervals overlap the bound after 3 runs)")),
+        "{warned:?}"
+    );
+    let hint = b.warnings.iter().find_map(|d| d.hint.clone()).unwrap();
+    assert!(hint.contains("`measured build --rerun vary`"), "{hint}");
+    assert!(hint.contains("`measured claims`"), "{hint}");
+}
+
+#[test]
+fn an_article_whose_claims_all_hold_has_a_legend_and_no_notice() {
+    let site = vary_site(&[100.0, 101.0, 102.0], &["fast: vary.t < 200"], "");
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    for path in ["a/index.html", "en/a/index.html"] {
+        let page = html(&b, path);
+        assert!(texts(&page, "p.claims-notice").is_empty());
+        assert_eq!(texts(&page, "p.claims-legend").len(), 1);
+    }
+}
+
+#[test]
+fn the_publishers_build_exits_zero_and_strict_names_the_claim_and_writes_nothing() {
+    let site = three_verdicts();
+    let out = site.cli(&["build", "--strict"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("content/a/index.vi.md:6:8: error: claim `far` fails: vary.r ~= 1.5 ± 10%"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "content/a/index.vi.md:7:10: error: claim `split` is inconclusive after 3 runs"
+        ),
+        "{stderr}"
+    );
+    assert!(!site.path("public").exists(), "nothing is written");
+    let out = site.cli(&["check", "--strict"]);
+    assert!(!out.status.success());
+    let out = site.cli(&["build"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let page = site.read("public/a/index.html");
+    assert!(page.contains("data-verdict=\"fails\""), "{page}");
+    assert!(
+        site.read("public/en/a/index.html")
+            .contains("data-verdict=\"fails\"")
+    );
+    assert!(
+        stderr.contains("2 of 3 claims did not hold on this machine; their pages are published with the verdict at each sentence:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("content/a/index.vi.md:6: far (contradicted): fails: vary.r"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "what helps: measure again when the machine is less busy: `measured build --rerun vary`"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_claims_report_lists_every_claim_as_the_last_build_decided_it() {
+    let site = three_verdicts();
+    let out = site.cli(&["claims", "--json"]);
+    assert!(out.status.success());
+    let before: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verdicts: Vec<&str> = before
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["not-measured"; 3], "no build yet");
+    site.build().unwrap_or_else(|e| panic!("{e}"));
+    let out = site.cli(&["claims", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let claims = report.as_array().unwrap();
+    let get = |id: &str| claims.iter().find(|c| c["id"] == id).unwrap();
+    for c in claims {
+        for key in ["article", "id", "expr", "verdict", "margin", "runs"] {
+            assert!(c.get(key).is_some(), "no `{key}` in {c}");
+        }
+        assert_eq!(c["article"], "a");
+        assert_eq!(c["runs"], 3);
+    }
+    assert_eq!(get("fast")["verdict"], "holds");
+    assert_eq!(get("fast")["expr"], "vary.t < 1000");
+    // 1000 against the interval's high edge.
+    let high = get("fast")["lhs"]["high"].as_f64().unwrap();
+    let margin = get("fast")["margin"].as_f64().unwrap();
+    assert!((margin - (1000.0 - high) / 1000.0).abs() < 1e-9, "{margin}");
+    assert_eq!(get("far")["verdict"], "fails");
+    assert!(get("far")["margin"].as_f64().unwrap() < 0.0);
+    assert_eq!(get("split")["verdict"], "inconclusive");
+    // A claim written after the build is listed as not measured; an exact one has no margin.
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01\nclaims:\n  fast: vary.t < 1000\n  count: vary.n == 200",
+        "Mất {{ vary.t }}. {{ claim.fast }} {{ claim.count }}\n",
+    );
+    site.article(
+        "a",
+        "en",
+        "title: A\ndate: 2026-01-01",
+        "Takes {{ vary.t }}. {{ claim.fast }} {{ claim.count }}\n",
+    );
+    let out = site.cli(&["claims", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report[1]["id"], "count");
+    assert_eq!(report[1]["verdict"], "not-measured");
+    site.build().unwrap_or_else(|e| panic!("{e}"));
+    let out = site.cli(&["claims", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report[1]["verdict"], "holds");
+    assert!(report[1]["margin"].is_null(), "{}", report[1]);
+    // The text form: a line a claim and the counts.
+    let out = site.cli(&["claims"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("a: count"), "{text}");
+    assert!(text.ends_with("2 claims: 2 hold (0 with a margin under 5 %, marked !), 0 inconclusive, 0 fail, 0 not measured\n"), "{text}");
+}
+
+#[test]
+fn a_claim_that_holds_with_little_margin_is_a_warning_saying_what_to_do() {
+    // 100, 101, 102: the interval's high edge is about 104.5, within 5 % of 107.
+    let site = vary_site(&[100.0, 101.0, 102.0], &["tight: vary.t < 107"], "");
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let w = b
+        .warnings
+        .iter()
+        .find(|d| {
+            d.message
+                .starts_with("claim `tight` holds with a margin of only")
+        })
+        .unwrap_or_else(|| panic!("{:?}", b.warnings));
+    assert_eq!(w.place.line, Some(5));
+    assert!(
+        w.message.contains("(under 5 %): holds: vary.t = 101 ns"),
+        "{}",
+        w.message
+    );
+    assert!(w.hint.as_deref().unwrap().contains("Claim what is stable"));
+}
+
+#[test]
+fn counts_that_differ_between_runs_fail_an_equality_instead_of_stopping_the_build() {
+    // `vary.n` is 200 in every run; a count that moves is not equal in every run.
+    let counting = r#"//! A count that one run in three gets wrong.
+fn main() {
+    let k: usize = std::fs::read_to_string(".count").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    std::fs::write(".count", (k + 1).to_string()).unwrap();
+    let gap = if k == 1 { 1 } else { 0 };
+    std::fs::write(std::env::var("MEASURED_RESULTS").unwrap(), format!("{{\"gap\": {gap}}}")).unwrap();
+}
+"#;
+    let site = site_with(&[("count", counting.to_string())]);
+    site.write(
+        "site.toml",
+        &format!("{}\n[claims]\nextra_runs = 0\n", common::SITE_TOML),
+    );
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01\nclaims:\n  agree: count.gap == 0",
+        "Khớp. {{ claim.agree }}\n",
+    );
+    site.article(
+        "a",
+        "en",
+        "title: A\ndate: 2026-01-01",
+        "They agree. {{ claim.agree }}\n",
+    );
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(verdict_marks(&b, "en/a/index.html")[0][0], "fails");
 }

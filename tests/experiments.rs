@@ -238,7 +238,7 @@ fn claims_that_hold_pass_and_a_false_claim_fails_naming_article_claim_and_values
     site.build().unwrap_or_else(|e| panic!("{e}"));
     site.article("b", "vi", "title: B\ndate: 2026-01-01\nclaims:\n  faster: nums.speedup > 2\n  smaller: nums.rows.0.bytes < nums.rows.1.bytes", "x {{ claim.faster }} {{ claim.smaller }}\n");
     let e = site
-        .build_err()
+        .build_err_strict()
         .replace(&format!("{}/", site.root().display()), "");
     assert_eq!(
         e,

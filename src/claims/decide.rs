@@ -84,6 +84,9 @@ pub fn compare(
         Cmp::Le => by(a.high <= b.low, a.low > b.high),
         Cmp::Gt => by(a.low > b.high, a.high <= b.low),
         Cmp::Ge => by(a.low >= b.high, a.high < b.low),
+        // A count that differs between runs is not the same in every run: neither `==` nor
+        // `!=` holds in all of them. (A timing or a ratio is never exact: an error below.)
+        Cmp::Eq | Cmp::Ne if varies(a) || varies(b) => Ok((Outcome::Fails, None)),
         Cmp::Eq | Cmp::Ne => {
             let (x, y) = exact_sides(expr, a, b)?;
             by(
@@ -104,6 +107,11 @@ pub fn compare(
             by(inside, outside).map(|(o, _)| (o, Some(interval)))
         }
     }
+}
+
+/// A plain number of the runs that not every run gave the same.
+fn varies(q: &Quantity) -> bool {
+    q.exact.is_none() && q.kind == crate::values::Kind::Plain && q.runs > 0
 }
 
 /// The interval of a / b for b's point positive: unbounded when b's interval reaches zero.
@@ -259,6 +267,14 @@ mod tests {
             outcome("a.n == 201", n, Quantity::literal(Exact::Int(201))),
             Outcome::Fails
         );
+        // Counts that differ between runs: not equal in every run, nor different in every run.
+        let counted = Quantity {
+            kind: Kind::Plain,
+            ..measured(0.0, -1.1, 1.7)
+        };
+        let zero = Quantity::literal(Exact::Int(0));
+        assert_eq!(outcome("a.gap == 0", counted, zero), Outcome::Fails);
+        assert_eq!(outcome("a.gap != 0", counted, zero), Outcome::Fails);
         let e = compare(&parse("a.x == 1").unwrap(), &measured(1.0, 0.9, 1.1), &n).unwrap_err();
         assert_eq!(
             e.message,

@@ -8,8 +8,10 @@ mod decide;
 pub mod drift;
 mod explain;
 mod interval;
+pub mod margin;
 mod marks;
 mod parse;
+pub mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -19,12 +21,14 @@ pub use crate::frontmatter::claims::{Entry, Form, RawClaims, Written, locate};
 pub use decide::{DecideError, Decision, Outcome, compare, decide};
 pub use explain::{show, summary};
 pub use interval::{Exact, Quantity, quantity};
+pub use margin::{MARGINAL, is_marginal, margin};
 pub use marks::{CLAIM, Mark, PageMarks, Parity, check as check_marks, marked_id, parity};
 pub use parse::{Cmp, Expr, Operand, ParseError, Tolerance, Value, experiments_of, parse};
+pub use report::Verdict;
 
 use crate::config::SiteConfig;
 use crate::diag::{Diagnostic, Diagnostics, Place};
-use crate::experiments::{ExperimentOptions, Measurements, Progress, Remeasure};
+use crate::experiments::{ExperimentOptions, Measurements, Origin, Progress, Remeasure};
 use crate::site::Site;
 
 /// One claim of an article: as written, and parsed.
@@ -143,8 +147,20 @@ fn settle_keeping_failures(
         .collect();
     let started = Instant::now();
     let (mut extra_runs, mut round, mut out_of_time) = (0, 0, false);
+    // Cached runs that leave a claim undecided are measured again, from scratch, once a
+    // build: a later build must not repeat an earlier one's undecided runs forever.
+    let mut restarted = false;
     let decided = loop {
         let decided = decide_all(&articles, &m)?;
+        if !restarted && more.budget.extra_runs > 0 {
+            restarted = true;
+            let (stale, claims) = cached_behind_undecided(&articles, &decided, &m);
+            if !stale.is_empty() && started.elapsed() < more.budget.extra_time {
+                more.progress.restart_started(&stale, &claims);
+                extra_runs += more.runner.restart(&mut m, &stale)?;
+                continue;
+            }
+        }
         let (wanted, inconclusive) = to_measure(&articles, &decided, &m, &more.budget);
         out_of_time |= !wanted.is_empty() && started.elapsed() >= more.budget.extra_time;
         if wanted.is_empty() || out_of_time {
@@ -152,7 +168,7 @@ fn settle_keeping_failures(
         }
         round += 1;
         more.progress
-            .remeasure_started(&wanted, inconclusive, round);
+            .remeasure_started(&wanted, &inconclusive, round);
         for (i, name) in wanted.iter().enumerate() {
             if started.elapsed() >= more.budget.extra_time {
                 break;
@@ -209,21 +225,53 @@ fn decide_all(
 }
 
 /// The experiments to run once more: those behind a measured side of an inconclusive claim
-/// that have runs left in the budget; and how many claims are inconclusive.
+/// that have runs left in the budget; and the inconclusive claims (`article: id`).
 fn to_measure(
     articles: &[ArticleClaims],
     decided: &[Vec<Decision>],
     m: &Measurements,
     budget: &Budget,
-) -> (Vec<String>, usize) {
+) -> (Vec<String>, Vec<String>) {
+    let (names, inconclusive) = behind(articles, decided, |o| o == Outcome::Inconclusive);
+    let left = |name: &String| {
+        m.by_name
+            .get(name)
+            .is_some_and(|f| f.record.runs.len() < budget.runs + budget.extra_runs)
+    };
+    (names.into_iter().filter(left).collect(), inconclusive)
+}
+
+/// The experiments whose cached runs (made by an earlier build) leave a claim inconclusive or
+/// failing, and those claims (`article: id`).
+fn cached_behind_undecided(
+    articles: &[ArticleClaims],
+    decided: &[Vec<Decision>],
+    m: &Measurements,
+) -> (Vec<String>, Vec<String>) {
+    let (names, claims) = behind(articles, decided, |o| o != Outcome::Holds);
+    let cached = |name: &String| {
+        m.by_name
+            .get(name)
+            .is_some_and(|f| f.origin == Origin::Cached)
+    };
+    (names.into_iter().filter(cached).collect(), claims)
+}
+
+/// The experiments behind a measured (not exact) side of the claims whose outcome `which`
+/// selects, and those claims (`article: id`).
+fn behind(
+    articles: &[ArticleClaims],
+    decided: &[Vec<Decision>],
+    which: impl Fn(Outcome) -> bool,
+) -> (BTreeSet<String>, Vec<String>) {
     let mut names = BTreeSet::new();
-    let mut inconclusive = 0;
+    let mut claims = Vec::new();
     for (a, decisions) in articles.iter().zip(decided) {
         for (c, d) in a.claims.iter().zip(decisions) {
-            if d.outcome != Outcome::Inconclusive {
+            if !which(d.outcome) {
                 continue;
             }
-            inconclusive += 1;
+            claims.push(format!("{}: {}", a.dir, c.entry.id));
             for (op, q) in [(&c.expr.lhs, &d.lhs), (&c.expr.rhs, &d.rhs)] {
                 if let (Value::Path { experiment }, None) = (&op.value, q.exact) {
                     names.insert(experiment.clone());
@@ -231,12 +279,7 @@ fn to_measure(
             }
         }
     }
-    let left = |name: &String| {
-        m.by_name
-            .get(name)
-            .is_some_and(|f| f.record.runs.len() < budget.runs + budget.extra_runs)
-    };
-    (names.into_iter().filter(left).collect(), inconclusive)
+    (names, claims)
 }
 
 /// An error about the claim written at `e`, at character `at` of its expression.

@@ -33,7 +33,7 @@ fn measurements(runs: Vec<Run>) -> Measurements {
         "x".into(),
         Measurement {
             record: Record::of_runs("x", "key", runs),
-            origin: Origin::Cached,
+            origin: Origin::Fresh,
         },
     );
     m
@@ -57,6 +57,24 @@ impl Remeasure for Script {
         let found = m.by_name.get_mut(name).expect("measured");
         found.record = found.record.clone().with_run(run(median, 3.0));
         Ok(())
+    }
+
+    /// Two new runs of each experiment from the script, replacing the old ones.
+    fn restart(&mut self, m: &mut Measurements, names: &[String]) -> Result<usize, Diagnostics> {
+        for name in names {
+            self.asked.push(format!("restart {name}"));
+            let runs = (0..2)
+                .map(|_| run(self.next.pop_front().expect("a run left"), 0.5))
+                .collect();
+            m.by_name.insert(
+                name.clone(),
+                Measurement {
+                    record: Record::of_runs(name, "key", runs),
+                    origin: Origin::Fresh,
+                },
+            );
+        }
+        Ok(2 * names.len())
     }
 }
 
@@ -251,4 +269,91 @@ fn frozen_results_are_never_measured_again() {
         e.contains("= help: frozen results are never measured again. Measure more:"),
         "{e}"
     );
+}
+
+fn settle_cached(
+    claims: &[(&str, &str)],
+    runs: Vec<Run>,
+    script: &[f64],
+) -> (Result<(Settled, Diagnostics), Diagnostics>, Vec<String>) {
+    let mut m = measurements(runs);
+    m.by_name.get_mut("x").unwrap().origin = Origin::Cached;
+    let mut runner = Script {
+        next: script.iter().copied().collect(),
+        asked: Vec::new(),
+    };
+    let more = More {
+        budget: Budget {
+            runs: 2,
+            extra_runs: 2,
+            extra_time: Duration::from_secs(60),
+        },
+        runner: &mut runner,
+        progress: &crate::experiments::Silent,
+    };
+    let settled = settle_keeping_failures(vec![article(claims)], m, more);
+    (settled, runner.asked)
+}
+
+#[test]
+fn cached_runs_that_leave_a_claim_undecided_are_measured_again_from_scratch() {
+    // An earlier build's four runs (its extra runs spent) leave `x.t < 15` inconclusive: a
+    // later build does not repeat them but measures again, and the new runs decide it.
+    let (s, asked) = settle_cached(
+        &[("small", "x.t < 15")],
+        vec![
+            run(10.0, 6.0),
+            run(20.0, 6.0),
+            run(11.0, 6.0),
+            run(19.0, 6.0),
+        ],
+        &[11.0, 11.2],
+    );
+    let (s, failures) = s.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(asked, ["restart x"]);
+    assert!(failures.0.is_empty(), "{failures}");
+    assert_eq!(s.articles[0].1[0].outcome, Outcome::Holds);
+    assert_eq!(s.extra_runs, 2);
+    let runs = &s.measurements.by_name["x"].record.runs;
+    assert_eq!(runs.len(), 2, "the earlier runs are dropped");
+}
+
+#[test]
+fn a_claim_failing_on_cached_runs_is_measured_again_and_then_extra_runs_follow() {
+    // Cached: failing (20, 21 > 15). Measured again: 14, 16, inconclusive; one extra run at 14.5
+    // is allowed by the budget (2 + 2 runs) and the build does not restart twice.
+    let (s, asked) = settle_cached(
+        &[("small", "x.t < 15")],
+        vec![run(20.0, 6.0), run(21.0, 6.0)],
+        &[14.0, 16.0, 14.5, 14.6],
+    );
+    let (s, failures) = s.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(asked, ["restart x", "x", "x"]);
+    assert_eq!(s.measurements.by_name["x"].record.runs.len(), 4);
+    // Still undecided: it is the caller's to publish with its verdict or fail under --strict.
+    assert_eq!(s.articles[0].1[0].outcome, Outcome::Inconclusive);
+    assert_eq!(failures.0.len(), 1);
+}
+
+#[test]
+fn runs_made_by_this_build_are_not_measured_again_from_scratch() {
+    let (s, asked) = settle_with(
+        &[("small", "x.t < 15")],
+        vec![run(10.0, 0.1), run(20.0, 0.1)],
+        &[11.0],
+        1,
+    );
+    assert_eq!(asked, ["x"], "one extra run, no restart");
+    assert!(s.is_err());
+}
+
+#[test]
+fn holding_claims_on_cached_runs_are_not_measured_again() {
+    let (s, asked) = settle_cached(
+        &[("small", "x.t < 100")],
+        vec![run(10.0, 0.1), run(12.0, 0.1)],
+        &[],
+    );
+    assert!(s.is_ok());
+    assert!(asked.is_empty());
 }

@@ -197,8 +197,12 @@ pub trait Progress: Sync {
     fn compile_finished(&self, _ok: bool, _elapsed: Duration) {}
     fn run_started(&self, _name: &str, _index: usize, _total: usize) {}
     fn run_finished(&self, _name: &str, _ok: bool, _elapsed: Duration) {}
-    /// Claims are inconclusive: each of `names` runs once more (round `round` of such runs).
-    fn remeasure_started(&self, _names: &[String], _claims: usize, _round: usize) {}
+    /// Claims (`article: id`) are inconclusive: each of `names` runs once more (round
+    /// `round` of such runs).
+    fn remeasure_started(&self, _names: &[String], _claims: &[String], _round: usize) {}
+    /// Runs of earlier builds leave claims (`article: id`) undecided: `names` are measured
+    /// again from scratch.
+    fn restart_started(&self, _names: &[String], _claims: &[String]) {}
     /// The extra runs for inconclusive claims are over: how many ran, in how long.
     fn remeasure_finished(&self, _runs: usize, _elapsed: Duration) {}
     /// `run --on`: a step on host `host` began (connecting, copying…).
@@ -220,6 +224,10 @@ pub trait Remeasure {
         name: &str,
         position: (usize, usize),
     ) -> Result<(), Diagnostics>;
+
+    /// Experiments `names` measured again from scratch (their earlier runs dropped), with the
+    /// runs a build makes of a new experiment; returns the process runs made.
+    fn restart(&mut self, m: &mut Measurements, names: &[String]) -> Result<usize, Diagnostics>;
 }
 
 /// The experiment stage: `wanted` experiment names → measurements, running only what is stale.

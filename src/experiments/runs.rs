@@ -214,6 +214,19 @@ impl Remeasure for Runner<'_> {
         }
         self.once(m, name, position).map_err(Diagnostics::one)
     }
+
+    fn restart(&mut self, m: &mut Measurements, names: &[String]) -> Result<usize, Diagnostics> {
+        let full = self.config.experiments.runs_for(self.opts.quick);
+        let plan: Vec<(String, usize)> = names.iter().map(|n| (n.clone(), full)).collect();
+        // A record whose key no longer matches starts over (`run_plan`): its earlier runs
+        // are dropped and the experiment gets a new experiment's runs.
+        for name in names {
+            if let Some(found) = m.by_name.get_mut(name) {
+                found.record.key.clear();
+            }
+        }
+        self.run_plan(m, &plan).into_result(names.len() * full)
+    }
 }
 
 /// The run of `outcome` of experiment `info`, with its provenance: this machine, the lockfile

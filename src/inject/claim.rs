@@ -2,7 +2,9 @@
 //! a focusable ✓ whose tooltip says the claim in words, each side's value with its interval
 //! and runs, and when and where they were measured.
 
-use crate::claims::{self, ArticleClaims, Claim, Cmp, Decision, Quantity, Tolerance, Value};
+use crate::claims::{
+    self, ArticleClaims, Claim, Cmp, Decision, Outcome, Quantity, Tolerance, Value,
+};
 use crate::format::{self, Filter};
 use crate::html::escape;
 use crate::i18n::Strings;
@@ -48,13 +50,24 @@ impl Injector<'_> {
         let claim = &article.claims[i];
         let measured = self.claim_measurement(&claim.expr);
         let slot = measured.and_then(|m| slots.of(m));
-        let mut title = self.claim_title(claim, &decisions[i], lang);
+        let d = &decisions[i];
+        let mut title = self.claim_title(claim, d, lang);
         if let (Some(m), None) = (measured, slot) {
             title.push(' ');
             title.push_str(&self.where_measured(m, &self.strings[lang]));
         }
+        let verdict = claims::Verdict::of(d.outcome).word();
+        let t = &self.strings[lang];
+        // The glyph is what sighted readers tell the verdicts by, beside its colour; the
+        // label says the verdict in words to everyone else.
+        let glyph = match d.outcome {
+            Outcome::Holds => "✓",
+            Outcome::Inconclusive => "?",
+            Outcome::Fails => "✗",
+        };
         Ok(format!(
-            "<span class=\"claim\" tabindex=\"0\" title=\"{}\"{}>✓</span>",
+            "<span class=\"claim\" data-verdict=\"{verdict}\" tabindex=\"0\" role=\"img\" aria-label=\"{}\" title=\"{}\"{}>{glyph}</span>",
+            escape(t.get(&format!("claim_label_{verdict}"))),
             escape(&title),
             super::slot_attr(slot)
         ))
@@ -90,7 +103,12 @@ impl Injector<'_> {
                 t.fill("claim_approx", &[("band", &band)])
             }
         };
-        t.fill("claim_mark", &[("lhs", &lhs), ("cmp", &cmp), ("rhs", &rhs)])
+        let key = match d.outcome {
+            Outcome::Holds => "claim_mark",
+            Outcome::Inconclusive => "claim_mark_inconclusive",
+            Outcome::Fails => "claim_mark_fails",
+        };
+        t.fill(key, &[("lhs", &lhs), ("cmp", &cmp), ("rhs", &rhs)])
     }
 
     /// The measurement of the claim's first measured side: where its values were measured.

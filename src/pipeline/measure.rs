@@ -20,9 +20,15 @@ pub(super) struct Measured {
     pub(super) measurements: Arc<Measurements>,
     /// Every article's claims, decided on them.
     pub(super) claims: Arc<claims::Decided>,
-    /// The claims that failed or stayed inconclusive: the build reports them with the
-    /// pages' errors, and fails.
+    /// Under `--strict`, the claims that failed or stayed inconclusive: the build reports
+    /// them with the pages' errors, and fails. (Otherwise they are published with their
+    /// verdict, and said in `warnings`.)
     pub(super) failures: Diagnostics,
+    /// Every claim as this build decided it (the claims report).
+    pub(super) report: Vec<claims::report::Entry>,
+    /// What a publisher is told of claims: those published with a verdict other than
+    /// *holds*, and those that hold with too little margin.
+    pub(super) claim_warnings: Vec<crate::diag::Diagnostic>,
     pub(super) ran: Vec<String>,
     /// Whether they are kept for the next build (not after a forced rerun).
     pub(super) kept: bool,
@@ -80,6 +86,11 @@ impl Session {
             progress,
         };
         let (settled, failures) = claims::settle_reporting(site, (*measurements).clone(), more)?;
+        let report = claims::report::entries(&settled.articles, &settled.measurements);
+        // The report is for `measured claims`: a cache that cannot be written loses nothing
+        // of the site.
+        let _ = claims::report::save(&config.cache_dir(), &report);
+        let (failures, claim_warnings) = claim_outcomes(report.iter(), failures, opts.strict);
         let decided: claims::Decided = settled
             .articles
             .into_iter()
@@ -99,10 +110,37 @@ impl Session {
             drift,
             claims: Arc::new(decided),
             failures,
+            report,
+            claim_warnings,
             ran,
             kept: files.is_some(),
         })
     }
+}
+
+/// The claims that fail the build (under `strict`, those of `failures`: every claim that does
+/// not hold) and the warnings of the others: claims published with a verdict other than
+/// *holds*, then claims that hold with too little margin.
+fn claim_outcomes<'a>(
+    report: impl Iterator<Item = &'a claims::report::Entry> + Clone,
+    failures: Diagnostics,
+    strict: bool,
+) -> (Diagnostics, Vec<crate::diag::Diagnostic>) {
+    use claims::report::{marginal_warning, unconfirmed_warning};
+    let mut warnings: Vec<crate::diag::Diagnostic> = Vec::new();
+    if !strict {
+        let unconfirmed = report
+            .clone()
+            .filter(|e| e.verdict != claims::Verdict::Holds);
+        warnings.extend(unconfirmed.map(unconfirmed_warning));
+    }
+    warnings.extend(report.filter(|e| e.marginal).map(marginal_warning));
+    let failures = if strict {
+        failures
+    } else {
+        Diagnostics::default()
+    };
+    (failures, warnings)
 }
 
 /// Per page, the experiments of `refs` that the build measured.

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::claims::Verdict;
 use crate::markdown::TocEntry;
 use crate::site::Page;
 
@@ -37,6 +38,10 @@ struct ArticleCtx<'a> {
     results_url: Option<String>,
     related: Vec<LinkCtx>,
     translation_notice: Option<String>,
+    /// The article has claims: its page says once what their marks mean.
+    claims: bool,
+    /// Some of its claims did not hold on the machine that built it.
+    claims_unconfirmed: bool,
 }
 
 /// The article's series: where it stands, every part, and its neighbours.
@@ -78,6 +83,10 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
     meta.json_ld = Some(json_ld(inputs, p, &description));
     let minutes = body.words.div_ceil(200).max(1);
     let reproduce = inputs.reproduce.get(i).map_or(&[][..], Vec::as_slice);
+    let verdicts = inputs
+        .verdicts
+        .get(&p.doc.dir)
+        .map_or(&[][..], Vec::as_slice);
     let article = ArticleCtx {
         title: &front.title,
         date: t.date(front.date.date()),
@@ -100,6 +109,8 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
             .map(|&j| link::link(inputs, j, lang))
             .collect(),
         translation_notice: inputs.notices.get(i).cloned().flatten(),
+        claims: !verdicts.is_empty(),
+        claims_unconfirmed: verdicts.iter().any(|v| *v != Verdict::Holds),
     };
     ArticlePage { meta, article }
 }

@@ -85,6 +85,17 @@ impl TestSite {
         }
     }
 
+    /// Builds under `--strict` (a claim that does not hold is an error) and returns the error
+    /// text, panicking if the build succeeds.
+    pub fn build_err_strict(&self) -> String {
+        let mut opts = self.options();
+        opts.experiments.strict = true;
+        match measured::build_in_memory(&opts) {
+            Ok(_) => panic!("the strict build should have failed"),
+            Err(d) => d.to_string(),
+        }
+    }
+
     /// Runs the `measured` binary in this site.
     pub fn cli(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_measured"))
