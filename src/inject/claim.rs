@@ -65,9 +65,17 @@ impl Injector<'_> {
             Outcome::Inconclusive => "?",
             Outcome::Fails => "✗",
         };
+        // A claim that holds reads as its ✓ and its tooltip (which says it was checked);
+        // the others also carry their verdict as their accessible name.
+        let label = match d.outcome {
+            Outcome::Holds => String::new(),
+            _ => format!(
+                " role=\"img\" aria-label=\"{}\"",
+                escape(t.get(&format!("claim_label_{verdict}")))
+            ),
+        };
         Ok(format!(
-            "<span class=\"claim\" data-verdict=\"{verdict}\" tabindex=\"0\" role=\"img\" aria-label=\"{}\" title=\"{}\"{}>{glyph}</span>",
-            escape(t.get(&format!("claim_label_{verdict}"))),
+            "<span class=\"claim\" data-verdict=\"{verdict}\" tabindex=\"0\"{label} title=\"{}\"{}>{glyph}</span>",
             escape(&title),
             super::slot_attr(slot)
         ))
