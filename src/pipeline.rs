@@ -316,7 +316,11 @@ impl Session {
             standalone: Arc::new(standalone),
             bodies: bodies.bodies,
             notices,
-            verdicts: Arc::new(marks::verdicts(&measured.claims)),
+            claims: Arc::new(crate::claims::report::published(
+                &measured.report,
+                &measured.claims.values().cloned().collect::<Vec<_>>(),
+                m,
+            )),
             templates,
             strings,
             site,

@@ -19,6 +19,8 @@ pub enum Kind {
     Timing,
     /// A harness ratio (`"type": "ratio"`): shows its value.
     Ratio,
+    /// A harness share (`"type": "share"`, a part of a whole): shows its value as a percentage.
+    Share,
 }
 
 impl Kind {
@@ -27,6 +29,7 @@ impl Kind {
             Kind::Plain => Filter::Auto,
             Kind::Timing => Filter::Duration,
             Kind::Ratio => Filter::Ratio,
+            Kind::Share => Filter::Percent,
         }
     }
 }
@@ -85,13 +88,17 @@ pub fn number(v: &Value) -> Option<Number> {
                     int: None,
                     kind: Kind::Timing,
                 }),
-            Some("ratio") => map
+            Some(kind @ ("ratio" | "share" | "number")) => map
                 .get("value")
                 .and_then(Value::as_f64)
                 .map(|value| Number {
                     value,
                     int: None,
-                    kind: Kind::Ratio,
+                    kind: match kind {
+                        "ratio" => Kind::Ratio,
+                        "share" => Kind::Share,
+                        _ => Kind::Plain,
+                    },
                 }),
             _ => None,
         },

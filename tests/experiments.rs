@@ -60,8 +60,8 @@ fn values_are_injected_and_formatted_per_language() {
     );
     let titles = tooltips(&en, "data");
     assert!(
-        titles[3].contains("95% confidence interval of the median 380\u{a0}µs–400\u{a0}µs")
-            && titles[3].contains("n = 51"),
+        titles[3].contains("median 391\u{a0}µs, 95% interval 380\u{a0}µs–400\u{a0}µs (runs: 3)")
+            && titles[3].contains("n = 153"),
         "{}",
         titles[3]
     );

@@ -165,6 +165,7 @@ fn another_machine_is_shown_with_its_values_and_claims_and_a_claim_failing_there
             "Số lõi",
             "Hệ điều hành",
             "Trình biên dịch",
+            "Điều kiện đo",
             "Ngày đo",
             "R",
             "B",
@@ -179,6 +180,7 @@ fn another_machine_is_shown_with_its_values_and_claims_and_a_claim_failing_there
             "64",
             "Linux 6.9.0",
             "rustc 1.91.0 (f8297e351 2025-10-28)",
+            "tải thấp hơn số lõi",
             "2026-11-03",
             "1,5×",
             "40 B",
@@ -186,7 +188,7 @@ fn another_machine_is_shown_with_its_values_and_claims_and_a_claim_failing_there
             "✓ đúng"
         ]
     );
-    assert_eq!(column(&vi, 2)[5..], ["3×", "40 B", "✓ đúng", "✓ đúng"]);
+    assert_eq!(column(&vi, 2)[6..], ["3×", "40 B", "✓ đúng", "✓ đúng"]);
     assert_eq!(
         texts(&vi, ".machines-summary li"),
         [
@@ -202,7 +204,7 @@ fn another_machine_is_shown_with_its_values_and_claims_and_a_claim_failing_there
             "Claim small holds on 2 of 2 machines."
         ]
     );
-    assert_eq!(column(&en, 3)[5..], ["1.5×", "40 B", "✗ fails", "✓ holds"]);
+    assert_eq!(column(&en, 3)[6..], ["1.5×", "40 B", "✗ fails", "✓ holds"]);
     assert_eq!(
         texts(&en, "figure.machines figcaption"),
         ["The speed experiment on 2 machines"]

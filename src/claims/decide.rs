@@ -40,14 +40,89 @@ pub struct DecideError {
 
 /// Decides `expr` on the measurements.
 pub fn decide(expr: &Expr, m: &Measurements) -> Result<Decision, DecideError> {
+    not_inputs_only(expr, m)?;
     let lhs = side(&expr.lhs, m)?;
     let rhs = side(&expr.rhs, m)?;
+    same_kind(expr, &lhs, &rhs)?;
     let (outcome, compared) = compare(expr, &lhs, &rhs)?;
     Ok(Decision {
         outcome,
         lhs,
         rhs,
         compared,
+    })
+}
+
+/// A claim must compare at least one measurement: a claim over the experiment's inputs
+/// (parameters, injected delays, sizes it chose) and literals holds whatever the code does.
+fn not_inputs_only(expr: &Expr, m: &Measurements) -> Result<(), DecideError> {
+    let input = |op: &Operand| match &op.value {
+        Value::Number(_) => Some(true),
+        Value::Path { experiment } => Some(is_input(m, experiment, &op.text)?),
+    };
+    let (Some(a), Some(b)) = (input(&expr.lhs), input(&expr.rhs)) else {
+        return Ok(());
+    };
+    if !(a && b) {
+        return Ok(());
+    }
+    let first = [&expr.lhs, &expr.rhs]
+        .into_iter()
+        .find(|op| matches!(op.value, Value::Path { .. }))
+        .unwrap_or(&expr.lhs);
+    Err(DecideError {
+        message: "compares the experiment's inputs, not a measurement: `".to_string()
+            + &first.text
+            + "` is set by the experiment (declared with `Results::input`), so the claim holds whatever the code does",
+        hint: Some("claim what the experiment measures, compared with an input if the sentence needs it (`exp.measured > exp.input`); a sentence about the experiment's own settings needs no claim".into()),
+        at: first.at,
+    })
+}
+
+/// Whether `reference` (`experiment.path`) is an input of its experiment: the path, or a
+/// path under it, is listed in the results' `_inputs`. `None` when the experiment was not
+/// measured (its operand's own error says so).
+fn is_input(m: &Measurements, experiment: &str, reference: &str) -> Option<bool> {
+    let found = m.by_name.get(experiment)?;
+    let path = interval::path_of(reference);
+    let inputs = found.record.results.get("_inputs")?.as_array();
+    Some(
+        inputs
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str())
+            .any(|i| {
+                path == i
+                    || path
+                        .strip_prefix(i)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            }),
+    )
+}
+
+/// Two measured sides of one kind: a duration compares with a duration, not with a ratio or
+/// a count (whose unit the claim cannot know).
+fn same_kind(expr: &Expr, a: &Quantity, b: &Quantity) -> Result<(), DecideError> {
+    use crate::values::Kind;
+    if a.runs == 0 || b.runs == 0 || (a.kind == Kind::Timing) == (b.kind == Kind::Timing) {
+        return Ok(());
+    }
+    let name = |k: Kind| match k {
+        Kind::Timing => "a duration",
+        Kind::Ratio => "a ratio",
+        Kind::Share => "a share",
+        Kind::Plain => "a number",
+    };
+    Err(DecideError {
+        message: format!(
+            "compares {} (`{}`) with {} (`{}`): values of different kinds or units",
+            name(a.kind),
+            expr.lhs.text,
+            name(b.kind),
+            expr.rhs.text
+        ),
+        hint: Some("compare a duration with a duration (a delay the experiment sets is an input duration: `Results::input_duration`), or a ratio or count with a number".into()),
+        at: expr.rhs.at,
     })
 }
 

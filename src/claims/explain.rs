@@ -36,6 +36,7 @@ pub fn show(q: &Quantity) -> String {
 pub fn value(x: f64, kind: Kind) -> String {
     match kind {
         Kind::Plain => sig4(x),
+        Kind::Share => format!("{} %", sig4(x * 100.0)),
         Kind::Ratio => format!("{}×", sig4(x)),
         Kind::Timing => {
             let (scale, unit) = [(1e9, "s"), (1e6, "ms"), (1e3, "µs")]

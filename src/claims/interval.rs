@@ -116,7 +116,9 @@ pub fn of_runs(runs: &[&Value], path: &str, reference: &str) -> Result<Quantity,
         })
         .collect();
     let q = match (latest, combine::kind(latest)) {
-        (_, Some(kind @ ("timing" | "ratio"))) => summary(&alike, kind == "timing"),
+        (_, Some(kind @ ("timing" | "ratio" | "share" | "number"))) => {
+            combined(runs, path, kind, alike.len())
+        }
         (Value::Number(_), _) => plain(&alike),
         _ => None,
     };
@@ -131,16 +133,24 @@ pub fn of_runs(runs: &[&Value], path: &str, reference: &str) -> Result<Quantity,
     Ok(q)
 }
 
-fn summary(runs: &[&Value], timing: bool) -> Option<Quantity> {
-    let e = combine::summary_estimate(runs, timing)?;
-    let exact = (e.low == e.value && e.high == e.value).then_some(Exact::Float(e.value));
+/// The quantity at `path` of the runs combined as a page shows them (a derived value from
+/// its combined parts, with the interval of its runs' own values).
+fn combined(runs: &[&Value], path: &str, kind: &str, alike: usize) -> Option<Quantity> {
+    let all = combine::combine(runs);
+    let (value, (low, high)) = crate::experiments::derived::point(values::at(&all, path).ok()?)?;
+    let exact = (low == value && high == value).then_some(Exact::Float(value));
     Some(Quantity {
-        value: e.value,
-        low: e.low,
-        high: e.high,
+        value,
+        low: low.min(value),
+        high,
         exact,
-        kind: if timing { Kind::Timing } else { Kind::Ratio },
-        runs: runs.len(),
+        kind: match kind {
+            "timing" => Kind::Timing,
+            "ratio" => Kind::Ratio,
+            "share" => Kind::Share,
+            _ => Kind::Plain,
+        },
+        runs: alike,
     })
 }
 

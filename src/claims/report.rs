@@ -293,3 +293,73 @@ pub fn what_helps(names: &[String]) -> String {
         rerun.join(" ")
     )
 }
+
+/// A claim as a page publishes it (its `results.json`): as this build decided it, and its
+/// verdict on each other machine the site has results of.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Published {
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// The verdict on each other machine (`machines/<id>/`), by machine id.
+    pub machines: BTreeMap<String, Verdict>,
+}
+
+/// Every claim of the report with its verdict on each other machine, by article folder.
+pub fn published(
+    report: &[Entry],
+    articles: &[(ArticleClaims, Vec<Decision>)],
+    m: &Measurements,
+) -> BTreeMap<String, Vec<Published>> {
+    let elsewhere: Vec<(&String, Measurements)> = m
+        .elsewhere
+        .iter()
+        .map(|(id, records)| (id, measurements_of(records)))
+        .collect();
+    let by_id: BTreeMap<(&str, &str), &Entry> = report
+        .iter()
+        .map(|e| ((e.article.as_str(), e.id.as_str()), e))
+        .collect();
+    let mut out: BTreeMap<String, Vec<Published>> = BTreeMap::new();
+    let claims = articles
+        .iter()
+        .flat_map(|(a, _)| a.claims.iter().map(move |c| (a, c)));
+    for (article, claim) in claims {
+        let Some(entry) = by_id.get(&(article.dir.as_str(), claim.entry.id.as_str())) else {
+            continue;
+        };
+        let machines = elsewhere
+            .iter()
+            .map(|(id, on)| {
+                let verdict = super::decide(&claim.expr, on)
+                    .map_or(Verdict::NotMeasured, |d| Verdict::of(d.outcome));
+                ((*id).clone(), verdict)
+            })
+            .collect();
+        out.entry(article.dir.clone()).or_default().push(Published {
+            entry: (*entry).clone(),
+            machines,
+        });
+    }
+    out
+}
+
+/// One machine's records as measurements, to decide claims on them.
+pub fn measurements_of(records: &BTreeMap<String, crate::experiments::Record>) -> Measurements {
+    use crate::experiments::{Measurement, Origin};
+    Measurements {
+        by_name: records
+            .iter()
+            .map(|(n, r)| {
+                let record = r.clone();
+                (
+                    n.clone(),
+                    Measurement {
+                        record,
+                        origin: Origin::Imported,
+                    },
+                )
+            })
+            .collect(),
+        ..Measurements::default()
+    }
+}

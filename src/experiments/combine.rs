@@ -109,17 +109,23 @@ pub fn numbers(values: &[f64]) -> Estimate {
 }
 
 /// The runs' results (oldest first) combined into one results value of the same shapes: a
-/// timing summary is the median run's with the combined `median`, `ci_low`, `ci_high` and
-/// `runs`, `run_medians` added; a ratio likewise (`value`, `low`, `high`, `run_values`); a
-/// number that differs between runs is the median of the runs' numbers; anything else is the
-/// latest run's. Where runs disagree on the structure, the latest run's structure wins and
-/// only the runs that share it are combined.
+/// timing summary has the combined `median`, `ci_low`, `ci_high`, its quantiles pooled from the
+/// runs (each the median of the runs' own: they keep their order, so the median lies between
+/// the quartiles), the smallest minimum, the largest maximum, the samples of all runs in `n`,
+/// and `runs`, `run_medians` added; a ratio, share or number object likewise (`value`, `low`,
+/// `high`, `run_values`); a plain number that differs between runs is the median of the runs'
+/// numbers; anything else is the latest run's. Where runs disagree on the structure, the
+/// latest run's structure wins and only the runs that share it are combined. Then every
+/// derived value (a `derived` object naming its operation and parts) is computed again from
+/// the combined parts ([`super::derived`]).
 pub fn combine(runs: &[&Value]) -> Value {
-    match runs {
-        [] => Value::Null,
+    let mut combined = match runs {
+        [] => return Value::Null,
         [one] => (*one).clone(),
         _ => node(runs),
-    }
+    };
+    super::derived::recompute(&mut combined, runs);
+    combined
 }
 
 fn node(runs: &[&Value]) -> Value {
@@ -132,7 +138,7 @@ fn node(runs: &[&Value]) -> Value {
     match reference {
         Value::Object(map) => match kind(reference) {
             Some("timing") => summary(&alike, Fields::TIMING),
-            Some("ratio") => summary(&alike, Fields::RATIO),
+            Some("ratio" | "share" | "number") => summary(&alike, Fields::RATIO),
             _ => Value::Object(
                 map.keys()
                     .map(|k| {
@@ -231,19 +237,81 @@ fn summary(runs: &[&Value], f: Fields) -> Value {
     let Some(e) = summary_estimate(runs, f.value == "median").filter(Estimate::is_finite) else {
         return reference.clone();
     };
-    // The other fields (quartiles, n, batch…) are those of the median run.
+    // The other fields (batch, unit…) are those of the median run; a timing's spread is
+    // pooled from every run, so that it belongs to the combined median.
     let mut order: Vec<usize> = (0..runs.len()).collect();
     order.sort_by(|&a, &b| points[a].total_cmp(&points[b]));
     let mut out: Map<String, Value> = runs[order[(runs.len() - 1) / 2]]
         .as_object()
         .cloned()
         .unwrap_or_default();
+    if f.value == "median" {
+        pool_spread(&mut out, runs);
+    }
     out.insert(f.value.into(), e.value.into());
     out.insert(f.low.into(), e.low.into());
     out.insert(f.high.into(), e.high.into());
     out.insert("runs".into(), runs.len().into());
     out.insert(f.each.into(), points.into());
     Value::Object(out)
+}
+
+/// A timing's spread over all `runs`: each quantile (`q1`, `q3`, `p99`), `mad` and `mean` the
+/// median of the runs' own, `min` the smallest, `max` the largest, `n` and `outliers` summed.
+/// The median of each quantile keeps the quantiles' order (run by run q1 ≤ median ≤ q3, so
+/// the k-th smallest q1 is at most the k-th smallest median), so the combined median lies
+/// between the combined quartiles.
+fn pool_spread(out: &mut Map<String, Value>, runs: &[&Value]) {
+    let each = |field: &str| -> Option<Vec<f64>> {
+        runs.iter()
+            .map(|v| v.get(field).and_then(Value::as_f64))
+            .collect()
+    };
+    let set = |out: &mut Map<String, Value>, field: &str, x: f64| {
+        if let Some(n) = serde_json::Number::from_f64(x) {
+            out.insert(field.into(), Value::Number(n));
+        }
+    };
+    for field in ["q1", "q3", "p99", "mad", "mean"] {
+        if let Some(values) = each(field) {
+            set(out, field, middle(&values));
+        }
+    }
+    if let Some(values) = each("min") {
+        set(
+            out,
+            "min",
+            values.iter().copied().fold(f64::INFINITY, f64::min),
+        );
+    }
+    if let Some(values) = each("max") {
+        set(
+            out,
+            "max",
+            values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
+    }
+    for field in ["n", "outliers"] {
+        let counts: Option<Vec<u64>> = runs
+            .iter()
+            .map(|v| v.get(field).and_then(Value::as_u64))
+            .collect();
+        if let Some(counts) = counts {
+            out.insert(field.into(), counts.iter().sum::<u64>().into());
+        }
+    }
+}
+
+/// The median of `values` (the mean of the middle two for an even count).
+pub fn middle(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let k = v.len();
+    match k {
+        0 => f64::NAN,
+        _ if k % 2 == 1 => v[k / 2],
+        _ => v[k / 2 - 1] / 2.0 + v[k / 2] / 2.0,
+    }
 }
 
 /// Numbers of several runs: one of them when all are equal, else their median (an integer
@@ -349,7 +417,8 @@ mod tests {
         let runs = [run(10.0, 3, 2.0), run(12.0, 4, 2.2), run(11.0, 5, 2.1)];
         let c = combine(&runs.iter().collect::<Vec<_>>());
         assert_eq!(c["t"]["median"], 11.0);
-        assert_eq!(c["t"]["q1"], 9.0, "the median run's other fields");
+        assert_eq!(c["t"]["q1"], 9.0, "the median of the runs' quartiles");
+        assert_eq!(c["t"]["n"], 45, "the samples of every run");
         assert_eq!(c["t"]["runs"], 3);
         assert_eq!(c["t"]["run_medians"], json!([10.0, 12.0, 11.0]));
         // The geometric t-interval of 10, 12, 11 is [8.7460, 13.7586].
@@ -366,6 +435,28 @@ mod tests {
         assert_eq!(c["rows"][0]["v"], 4);
         // A single run is kept as it is.
         assert_eq!(combine(&[&runs[0]]), runs[0]);
+    }
+
+    #[test]
+    fn a_combined_median_lies_between_its_pooled_quartiles() {
+        // The DNS table once showed median 2.39 µs with Q1–Q3 2.34–2.38 µs: the median run's
+        // quartiles beside the median of all runs.
+        let run = |median: f64, q1: f64, q3: f64| {
+            json!({"type": "timing", "median": median, "ci_low": median, "ci_high": median,
+                   "q1": q1, "q3": q3, "min": q1 - 1.0, "max": q3 + 1.0, "p99": q3 + 0.5, "n": 10})
+        };
+        let runs = [
+            run(2.35, 2.34, 2.38),
+            run(2.45, 2.43, 2.47),
+            run(2.39, 2.30, 2.52),
+        ];
+        let c = combine(&runs.iter().collect::<Vec<_>>());
+        let f = |k: &str| c[k].as_f64().unwrap();
+        assert_eq!(f("median"), 2.39);
+        assert!(f("q1") <= f("median") && f("median") <= f("q3"), "{c}");
+        assert_eq!((f("q1"), f("q3")), (2.34, 2.47));
+        assert!((f("min") - 1.30).abs() < 1e-12 && f("max") == 3.52, "{c}");
+        assert_eq!(c["n"], 30);
     }
 
     #[test]

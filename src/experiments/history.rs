@@ -95,6 +95,8 @@ mod tests {
                 duration_secs: 1.0,
                 quick: false,
                 command: "c".into(),
+                online_cores: None,
+                affinity: None,
             },
         }
     }

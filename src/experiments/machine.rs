@@ -16,6 +16,11 @@ pub struct Machine {
     pub rustc: String,
     /// `rustc -vV` in full (host, LLVM version): part of the cache key.
     pub rustc_verbose: String,
+    /// Every online CPU of the machine (`cores` are those a process here may use).
+    pub online: usize,
+    /// The CPUs a process here may use, as the kernel lists them (`0-1`, `0,2`): its
+    /// affinity; empty when unknown.
+    pub affinity: String,
 }
 
 /// What a machine's description is read from: the texts of its `/proc` files and commands, as
@@ -34,6 +39,10 @@ pub struct Facts {
     pub rustc_verbose: String,
     /// The machine's architecture, the CPU's name when `cpuinfo` has none.
     pub arch: String,
+    /// The machine's online CPUs (0: unknown, taken as `cores`).
+    pub online: usize,
+    /// `Cpus_allowed_list` of a process there (`0-1`).
+    pub affinity: String,
 }
 
 impl Machine {
@@ -54,6 +63,11 @@ impl Machine {
             cores: std::thread::available_parallelism().map_or(1, usize::from),
             rustc_verbose,
             arch: std::env::consts::ARCH.to_string(),
+            online: std::fs::read_to_string("/sys/devices/system/cpu/online")
+                .map_or(0, |l| cpu_count(&l)),
+            affinity: std::fs::read_to_string("/proc/self/status")
+                .map(|s| allowed_list(&s))
+                .unwrap_or_default(),
         })
     }
 
@@ -74,15 +88,41 @@ impl Machine {
             .next()
             .unwrap_or("rustc (unknown)")
             .to_string();
+        let cores = facts.cores.max(1);
         Machine {
             cpu,
-            cores: facts.cores.max(1),
+            cores,
             kernel: facts.osrelease.trim().to_string(),
             memory: memory(&facts.meminfo),
             rustc,
             rustc_verbose: facts.rustc_verbose.clone(),
+            online: facts.online.max(cores),
+            affinity: facts.affinity.trim().to_string(),
         }
     }
+}
+
+/// How many CPUs a kernel CPU list names (`0-3,6` → 5).
+pub fn cpu_count(list: &str) -> usize {
+    list.trim()
+        .split(',')
+        .filter(|r| !r.is_empty())
+        .map(|r| match r.split_once('-') {
+            Some((a, b)) => match (a.trim().parse::<usize>(), b.trim().parse::<usize>()) {
+                (Ok(a), Ok(b)) if b >= a => b - a + 1,
+                _ => 0,
+            },
+            None => usize::from(r.trim().parse::<usize>().is_ok()),
+        })
+        .sum()
+}
+
+/// `Cpus_allowed_list` of a `/proc/<pid>/status` text.
+pub fn allowed_list(status: &str) -> String {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .map_or(String::new(), |v| v.trim().to_string())
 }
 
 /// `MemTotal` of a `/proc/meminfo` text, in bytes.
@@ -112,6 +152,16 @@ pub fn loads(line: &str) -> [f64; 3] {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cpu_lists_are_counted_as_the_kernel_writes_them() {
+        assert_eq!(super::cpu_count("0-1\n"), 2);
+        assert_eq!(super::cpu_count("0"), 1);
+        assert_eq!(super::cpu_count("0-3,6,8-9"), 7);
+        assert_eq!(super::cpu_count(""), 0);
+        let status = "Name:\tx\nCpus_allowed:\t1\nCpus_allowed_list:\t0\nMems_allowed:\t1\n";
+        assert_eq!(super::allowed_list(status), "0");
+    }
+
     #[test]
     fn memory_is_read_from_meminfo_in_bytes() {
         let meminfo = "MemTotal:       24576000 kB\nMemFree:         1000 kB\n";

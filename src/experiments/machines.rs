@@ -227,6 +227,8 @@ mod tests {
             duration_secs: 1.0,
             quick: false,
             command: "c".into(),
+            online_cores: None,
+            affinity: None,
         };
         assert_eq!(super::machine_id(&p), "amd-epyc-7b13-64-core-processor-x1");
         let long = Provenance {

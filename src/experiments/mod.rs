@@ -3,6 +3,7 @@
 //! `cargo build --release` and run them one at a time under a timeout, recording provenance.
 
 pub mod combine;
+pub mod derived;
 pub mod history;
 pub mod machine;
 pub mod machines;
@@ -77,6 +78,13 @@ pub struct Provenance {
     pub quick: bool,
     /// The command that reproduces the run.
     pub command: String,
+    /// The machine's online CPUs; absent in results recorded before it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub online_cores: Option<usize>,
+    /// The CPUs the run could use (its affinity, as the kernel lists them: `0-1`); absent in
+    /// results recorded before it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<String>,
 }
 
 /// One process run of an experiment.
@@ -135,7 +143,9 @@ impl Record {
         Record::of_runs(&self.experiment, &self.key, runs)
     }
 
-    /// A record as read from disk: one of an older version gets its results as its one run.
+    /// A record as read from disk: one of an older version gets its results as its one run;
+    /// the runs are combined again, as this version combines them (a record stored by an
+    /// older one may hold another combination).
     pub fn normalized(mut self) -> Record {
         if self.runs.is_empty() {
             self.runs.push(Run {
@@ -144,7 +154,61 @@ impl Record {
                 provenance: self.provenance.clone(),
             });
         }
-        self
+        let runs = std::mem::take(&mut self.runs);
+        Record::of_runs(&self.experiment, &self.key, runs)
+    }
+}
+
+/// How a record's runs were measured, as their provenance recorded it: under load (a load
+/// average above the cores the runs could use) and with fewer cores than the machine has.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conditions {
+    pub runs: usize,
+    /// Runs whose load average before or after was above `usable`.
+    pub busy_runs: usize,
+    /// The highest 1-minute load average recorded before or after a run.
+    pub max_load: f64,
+    /// The cores the runs could use.
+    pub usable: usize,
+    /// The machine's online cores, when recorded.
+    pub online: Option<usize>,
+    /// The runs' CPU affinity, when recorded (`0`, `0-1`).
+    pub affinity: Option<String>,
+}
+
+impl Conditions {
+    pub fn of(record: &Record) -> Conditions {
+        let p = &record.provenance;
+        let usable = p
+            .affinity
+            .as_deref()
+            .map(machine::cpu_count)
+            .filter(|&n| n > 0)
+            .unwrap_or(p.cores)
+            .max(1);
+        let load = |r: &Run| r.provenance.load_before[0].max(r.provenance.load_after[0]);
+        Conditions {
+            runs: record.runs.len(),
+            busy_runs: record
+                .runs
+                .iter()
+                .filter(|r| load(r) > usable as f64)
+                .count(),
+            max_load: record.runs.iter().map(load).fold(0.0, f64::max),
+            usable,
+            online: p.online_cores,
+            affinity: p.affinity.clone(),
+        }
+    }
+
+    /// Some runs were measured while the machine was busier than its usable cores.
+    pub fn loaded(&self) -> bool {
+        self.busy_runs > 0
+    }
+
+    /// The runs could use fewer cores than the machine has.
+    pub fn pinned(&self) -> bool {
+        self.online.is_some_and(|o| self.usable < o)
     }
 }
 

@@ -289,7 +289,7 @@ fn check_run(path: &Path, field: &str, v: &Value) -> Result<Run, Diagnostic> {
 }
 
 /// The provenance's fields and their JSON types.
-const PROVENANCE: [(&str, Kind); 14] = [
+const PROVENANCE: [(&str, Kind); 16] = [
     ("experiment", Kind::Text),
     ("source_hash", Kind::Text),
     ("lock_hash", Kind::Text),
@@ -304,7 +304,12 @@ const PROVENANCE: [(&str, Kind); 14] = [
     ("duration_secs", Kind::Number),
     ("quick", Kind::Flag),
     ("command", Kind::Text),
+    ("online_cores", Kind::Count),
+    ("affinity", Kind::Text),
 ];
+
+/// Fields a results file may lack: recorded by later versions.
+const OPTIONAL: [&str; 3] = ["memory", "online_cores", "affinity"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -323,7 +328,7 @@ fn check_provenance(path: &Path, field: &str, v: Option<&Value>) -> Result<Prove
     for (key, kind) in PROVENANCE {
         let here = format!("{field}.{key}");
         let got = map.get(key);
-        if got.is_none() && key == "memory" {
+        if got.is_none() && OPTIONAL.contains(&key) {
             continue;
         }
         let ok = match (kind, got) {

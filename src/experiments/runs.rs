@@ -257,6 +257,8 @@ pub(super) fn run_of(
             duration_secs: outcome.elapsed.as_secs_f64(),
             quick,
             command,
+            online_cores: Some(machine.online),
+            affinity: (!machine.affinity.is_empty()).then(|| machine.affinity.clone()),
         },
     }
 }

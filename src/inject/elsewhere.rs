@@ -4,13 +4,12 @@
 //! experiment holds there, decided by the same code as the primary's claims on that machine's
 //! runs; then "holds on N of M machines". A claim failing elsewhere is shown, not an error.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde_json::Value;
 
 use crate::claims::{self, ArticleClaims, Claim, Decision, Outcome};
-use crate::experiments::{Measurement, Measurements, Origin, Record};
+use crate::experiments::Record;
 use crate::html::escape;
 use crate::i18n::Strings;
 use crate::lang::Lang;
@@ -96,7 +95,7 @@ impl Injector<'_> {
             let Some(record) = records.get(name) else {
                 continue;
             };
-            let on_machine = measurements_of(records);
+            let on_machine = crate::claims::report::measurements_of(records);
             rows.push(OnMachine {
                 label: machine.clone(),
                 record,
@@ -181,6 +180,13 @@ impl Injector<'_> {
             t.get("machines_rustc"),
             &text(|m| m.record.provenance.rustc.clone()),
         );
+        row(t.get("machines_conditions"), &|m: &OnMachine<'_>| {
+            let note = self.conditions_note(m.record, t);
+            (
+                "",
+                escape(&note.unwrap_or_else(|| t.get("machines_quiet").to_string())),
+            )
+        });
         // The day only (the page's weight is counted; the provenance has the time).
         row(
             t.get("machines_when"),
@@ -256,25 +262,6 @@ fn shown_claims<'a>(
         }
     }
     Ok(out)
-}
-
-/// One machine's records as measurements, for deciding claims on them.
-fn measurements_of(records: &BTreeMap<String, Record>) -> Measurements {
-    Measurements {
-        by_name: records
-            .iter()
-            .map(|(n, r)| {
-                (
-                    n.clone(),
-                    Measurement {
-                        record: r.clone(),
-                        origin: Origin::Imported,
-                    },
-                )
-            })
-            .collect(),
-        ..Measurements::default()
-    }
 }
 
 /// A value of `record` as the column says; a dash where that machine's results lack it.

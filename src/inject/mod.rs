@@ -7,6 +7,7 @@ mod claim;
 mod elsewhere;
 mod machine;
 mod options;
+mod output;
 mod plain;
 mod source;
 
@@ -251,12 +252,51 @@ impl Injector<'_> {
                 ("load_after", &load(p.load_after)),
             ],
         );
+        if let Some(note) = self.conditions_note(&m.record, t) {
+            s.push_str(". ");
+            s.push_str(&note);
+        }
         if p.quick {
             // Short: it repeats on every value; the figure and the Reproduce section say it in full.
             s.push_str(" · ");
             s.push_str(t.get("quick_mode_short"));
         }
         s
+    }
+
+    /// What a reader should know of how `record`'s runs were measured, as recorded: under
+    /// load (a load average above the cores the runs could use), with fewer cores than the
+    /// machine has.
+    pub(super) fn conditions_note(
+        &self,
+        record: &crate::experiments::Record,
+        t: &Strings,
+    ) -> Option<String> {
+        let c = crate::experiments::Conditions::of(record);
+        let lang = &t.lang;
+        let mut notes = Vec::new();
+        if c.loaded() {
+            notes.push(t.fill(
+                "conditions_loaded",
+                &[
+                    ("busy", &c.busy_runs.to_string()),
+                    ("runs", &c.runs.to_string()),
+                    ("load", &self.fmt(c.max_load, Filter::Fixed(2), lang)),
+                    ("usable", &c.usable.to_string()),
+                ],
+            ));
+        }
+        if let (true, Some(online)) = (c.pinned(), c.online) {
+            notes.push(t.fill(
+                "conditions_pinned",
+                &[
+                    ("usable", &c.usable.to_string()),
+                    ("online", &online.to_string()),
+                    ("affinity", c.affinity.as_deref().unwrap_or("?")),
+                ],
+            ));
+        }
+        (!notes.is_empty()).then(|| notes.join(" "))
     }
 
     /// A value's spread, then where it was measured unless the page's slot says it (`slotted`).
@@ -270,6 +310,11 @@ impl Injector<'_> {
     ) -> String {
         let t = &self.strings[lang];
         let get = |k: &str| v.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+        let runs = v
+            .get("runs")
+            .and_then(Value::as_u64)
+            .unwrap_or(1)
+            .to_string();
         let spread = match kind {
             Kind::Timing => Some(t.fill(
                 "value_timing",
@@ -277,18 +322,27 @@ impl Injector<'_> {
                     ("median", &self.fmt(get("median"), Filter::Duration, lang)),
                     ("low", &self.fmt(get("ci_low"), Filter::Duration, lang)),
                     ("high", &self.fmt(get("ci_high"), Filter::Duration, lang)),
-                    ("mad", &self.fmt(get("mad"), Filter::Duration, lang)),
+                    ("runs", &runs),
+                    ("q1", &self.fmt(get("q1"), Filter::Duration, lang)),
+                    ("q3", &self.fmt(get("q3"), Filter::Duration, lang)),
                     ("n", &get("n").to_string()),
                 ],
             )),
-            Kind::Ratio => Some(t.fill(
-                "value_ratio",
-                &[
-                    ("value", &self.fmt(get("value"), Filter::Ratio, lang)),
-                    ("low", &self.fmt(get("low"), Filter::Ratio, lang)),
-                    ("high", &self.fmt(get("high"), Filter::Ratio, lang)),
-                ],
-            )),
+            Kind::Ratio | Kind::Share => {
+                let (key, filter) = match kind {
+                    Kind::Ratio => ("value_ratio", Filter::Ratio),
+                    _ => ("value_share", Filter::Percent),
+                };
+                Some(t.fill(
+                    key,
+                    &[
+                        ("value", &self.fmt(get("value"), filter, lang)),
+                        ("low", &self.fmt(get("low"), filter, lang)),
+                        ("high", &self.fmt(get("high"), filter, lang)),
+                        ("runs", &runs),
+                    ],
+                ))
+            }
             Kind::Plain => None,
         };
         match (spread, slotted) {
@@ -332,6 +386,10 @@ impl Injector<'_> {
                 ("lock_hash", &p.lock_hash),
             ],
         );
+        if let Some(note) = self.conditions_note(&m.record, t) {
+            text.push(' ');
+            text.push_str(&note);
+        }
         if p.quick {
             text.push(' ');
             text.push_str(t.get("quick_mode"));
@@ -352,10 +410,7 @@ impl Injector<'_> {
         let opts = BlockOptions::parse(body)?;
         let t = &self.strings[lang];
         let inner = if opts.is_empty() {
-            format!(
-                "<pre class=\"output\" tabindex=\"0\"><code>{}</code></pre>",
-                crate::html::escape_body(m.record.output.trim_end())
-            )
+            self.output(m, name, lang)?
         } else if let Some(table) = &opts.table {
             self.table(m, name, table, &opts.columns, lang)?
         } else if opts.chart.is_some() {
@@ -593,20 +648,29 @@ impl Injector<'_> {
             self.strings[lang].fill(bounds_word, &[("low", low), ("high", high)])
         };
         let title = opts.caption.clone().unwrap_or_else(|| name.to_string());
+        let log_x = opts.scale.as_deref() == Some("log");
+        // A logarithmic axis says so in its label.
+        let logarithmic = |label: String, log: bool| match log {
+            true => self.strings[lang].fill("chart_log_axis", &[("label", &label)]),
+            false => label,
+        };
         let chart = Chart {
             kind,
             title,
-            x_label: x.label.clone(),
-            y_label: opts.y_label.clone().unwrap_or_else(|| {
-                if opts.y.len() == 1 {
-                    opts.y[0].label.clone()
-                } else {
-                    String::new()
-                }
-            }),
+            x_label: logarithmic(x.label.clone(), log_x),
+            y_label: logarithmic(
+                opts.y_label.clone().unwrap_or_else(|| {
+                    if opts.y.len() == 1 {
+                        opts.y[0].label.clone()
+                    } else {
+                        String::new()
+                    }
+                }),
+                opts.log_y,
+            ),
             x_labels,
             x_values,
-            log_x: opts.scale.as_deref() == Some("log"),
+            log_x,
             log_y: opts.log_y,
             series,
             format_y: &fy,

@@ -69,7 +69,21 @@ impl BlockOptions {
                 "y" => o.y.push(Column::parse(&value)?),
                 "column" => o.columns.push(Column::parse(&value)?),
                 "caption" => o.caption = Some(value),
-                "scale" => o.scale = Some(value),
+                "scale" => {
+                    // `log` (the x axis, as before), `log-x`, `log-y`, `log-log` (both axes).
+                    let (x, y) = match value.as_str() {
+                        "linear" => (false, false),
+                        "log" | "log-x" => (true, false),
+                        "log-y" => (false, true),
+                        "log-log" => (true, true),
+                        _ => {
+                            return Err(HookError::new(format!("`scale: {value}` is not a scale"))
+                                .hint("write `scale: log` (a log x axis), `log-y`, `log-log` (both axes) or `linear`"));
+                        }
+                    };
+                    o.log_y |= y;
+                    o.scale = x.then(|| "log".to_string());
+                }
                 "y_label" => o.y_label = Some(value),
                 "log_y" => {
                     o.log_y = value.parse().map_err(|_| {

@@ -201,5 +201,14 @@ pub(super) fn measurements_fingerprint(m: &Measurements) -> blake3::Hash {
         h.update(mm.record.key.as_bytes());
         h.update(mm.record.provenance.measured_at.as_bytes());
     }
+    // Other machines' results: shown in machines blocks and every results.json.
+    for (machine, records) in &m.elsewhere {
+        h.update(machine.as_bytes());
+        for (name, r) in records {
+            h.update(name.as_bytes());
+            h.update(r.key.as_bytes());
+            h.update(r.provenance.measured_at.as_bytes());
+        }
+    }
     h.finalize()
 }

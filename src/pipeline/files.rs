@@ -55,13 +55,18 @@ impl Session {
             if names.is_empty() {
                 continue;
             }
+            let claims = inputs.claims.get(&p.doc.dir).map_or(&[][..], Vec::as_slice);
+            let decided = serde_json::to_string(claims).unwrap_or_default();
             let key = blake3::hash(
-                format!("{}\0{}\0{names:?}\0{results}", p.url, p.doc.front.title).as_bytes(),
+                format!(
+                    "{}\0{}\0{names:?}\0{results}\0{decided}",
+                    p.url, p.doc.front.title
+                )
+                .as_bytes(),
             );
-            let bytes = self
-                .memo
-                .results_files
-                .get_or(&key, || Arc::from(render::results_json(p, names, m)));
+            let bytes = self.memo.results_files.get_or(&key, || {
+                Arc::from(render::results_json(p, names, m, claims))
+            });
             output.insert_shared(
                 format!("{}results.json", p.url.trim_start_matches('/')),
                 bytes.clone(),

@@ -34,19 +34,6 @@ pub(super) fn check(
     diags.into_result(())
 }
 
-/// Per article folder, the verdict of each of its claims.
-pub(super) fn verdicts(
-    decided: &claims::Decided,
-) -> std::collections::BTreeMap<String, Vec<claims::Verdict>> {
-    decided
-        .iter()
-        .map(|(dir, (_, decisions))| {
-            let each = decisions.iter().map(|d| claims::Verdict::of(d.outcome));
-            (dir.clone(), each.collect())
-        })
-        .collect()
-}
-
 /// Per article and language: the values and figures another language of it injects and this
 /// one does not, as warnings naming the file.
 pub(super) fn parity_warnings(site: &Site, bodies: &[Arc<Rendered>]) -> Vec<Diagnostic> {

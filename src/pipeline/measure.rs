@@ -79,6 +79,7 @@ impl Session {
                 measure()?
             }
         };
+        experiments::derived::check(&measurements, &config.experiments.dir)?;
         let mut runner = experiments::runs::Runner::new(config, opts, progress, &machine);
         let more = claims::More {
             budget: claims::Budget::of(config, opts),

@@ -83,10 +83,7 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
     meta.json_ld = Some(json_ld(inputs, p, &description));
     let minutes = body.words.div_ceil(200).max(1);
     let reproduce = inputs.reproduce.get(i).map_or(&[][..], Vec::as_slice);
-    let verdicts = inputs
-        .verdicts
-        .get(&p.doc.dir)
-        .map_or(&[][..], Vec::as_slice);
+    let claims = inputs.claims.get(&p.doc.dir).map_or(&[][..], Vec::as_slice);
     let article = ArticleCtx {
         title: &front.title,
         date: t.date(front.date.date()),
@@ -109,8 +106,8 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
             .map(|&j| link::link(inputs, j, lang))
             .collect(),
         translation_notice: inputs.notices.get(i).cloned().flatten(),
-        claims: !verdicts.is_empty(),
-        claims_unconfirmed: verdicts.iter().any(|v| *v != Verdict::Holds),
+        claims: !claims.is_empty(),
+        claims_unconfirmed: claims.iter().any(|c| c.entry.verdict != Verdict::Holds),
     };
     ArticlePage { meta, article }
 }

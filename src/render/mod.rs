@@ -56,9 +56,9 @@ pub struct RenderInputs {
     pub reproduce: Vec<Vec<Reproduce>>,
     /// Per page: a notice that the original changed since this translation was made.
     pub notices: Vec<Option<String>>,
-    /// Per article folder: the verdict of each of its claims, for the legend of its marks and
-    /// the notice that some did not hold.
-    pub verdicts: Arc<BTreeMap<String, Vec<crate::claims::Verdict>>>,
+    /// Per article folder: each of its claims as published (the legend of its marks, the
+    /// notice that some did not hold, its `results.json`).
+    pub claims: Arc<BTreeMap<String, Vec<crate::claims::report::Published>>>,
     /// Per page: its related pages ([`Site::all_related`]).
     pub related: Arc<Vec<Vec<usize>>>,
     /// The standalone pages (`pages/`), rendered with `standalone.html`.

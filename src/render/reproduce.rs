@@ -52,15 +52,55 @@ pub fn reproduce_of(
         .collect()
 }
 
-/// `results.json` of `page`: the results and provenance of every experiment it uses.
-pub fn results_json(page: &Page, names: &BTreeSet<String>, m: &Measurements) -> Vec<u8> {
+/// An article page's `results.json`: every value the page shows, from the same combination
+/// of the same runs (each experiment's combined results, every run with its provenance and
+/// output, how the runs were measured), the other machines' results of its experiments with
+/// their provenance, and each claim with its verdict here and on every other machine.
+pub fn results_json(
+    page: &Page,
+    names: &BTreeSet<String>,
+    m: &Measurements,
+    claims: &[crate::claims::report::Published],
+) -> Vec<u8> {
+    let record = |r: &crate::experiments::Record| {
+        let c = crate::experiments::Conditions::of(r);
+        serde_json::json!({
+            "provenance": r.provenance,
+            "conditions": {
+                "runs": c.runs, "busy_runs": c.busy_runs, "max_load": c.max_load,
+                "usable_cores": c.usable, "online_cores": c.online, "affinity": c.affinity,
+            },
+            "results": r.results,
+        })
+    };
     let experiments: serde_json::Map<String, serde_json::Value> = names
         .iter()
         .map(|n| {
             let r = &m.by_name[n].record;
-            (n.clone(), serde_json::json!({ "provenance": r.provenance, "results": r.results, "output": r.output }))
+            let mut e = record(r);
+            e["output"] = r.output.clone().into();
+            e["runs"] = serde_json::json!(r.runs);
+            (n.clone(), e)
         })
         .collect();
-    let doc = serde_json::json!({ "article": page.url, "title": page.doc.front.title, "experiments": experiments });
+    let machines: serde_json::Map<String, serde_json::Value> = m
+        .elsewhere
+        .iter()
+        .filter_map(|(id, records)| {
+            let mine: serde_json::Map<String, serde_json::Value> = names
+                .iter()
+                .filter_map(|n| Some((n.clone(), record(records.get(n)?))))
+                .collect();
+            (!mine.is_empty()).then(|| (id.clone(), mine.into()))
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "article": page.url,
+        "title": page.doc.front.title,
+        "machine": m.primary.clone().unwrap_or_else(|| "this".into()),
+        "experiments": experiments,
+        "machines": machines,
+        "claims": claims,
+    });
     serde_json::to_vec_pretty(&doc).unwrap_or_default()
 }

@@ -26,7 +26,7 @@ pub(crate) fn inputs() -> RenderInputs {
         bodies: bodies(&site),
         reproduce: reproduce(&site),
         notices: vec![None; site.pages.len()],
-        verdicts: Arc::default(),
+        claims: Arc::default(),
         related: Arc::new(site.all_related(6)),
         standalone: Arc::new(Vec::new()),
         cards: Arc::new(vec![None; site.pages.len()]),

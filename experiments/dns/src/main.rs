@@ -500,13 +500,15 @@ fn main() -> Result<(), BoxError> {
     res.set("zone", server::ZONE);
     res.set("ttl_s", server::TTL);
     res.set("negative_ttl_s", server::NEGATIVE_TTL);
-    res.set("delays_ns", DELAYS_MS.map(|d| d as f64 * ms));
+    for (i, d) in DELAYS_MS.iter().enumerate() {
+        res.input_duration(&format!("delays_ns.{i}"), *d as f64 * ms);
+    }
     res.set("n_cold", [rows[0].time.n, rows[1].time.n, rows[2].time.n]);
     res.set("n_cached", n_cached);
     res.set("n_nx", n_nx);
     res.set("n_lost", n_lost);
     res.set("n_http", n_http);
-    res.set("lost_timeout_ns", LOST_TIMEOUT.as_nanos() as f64);
+    res.input_duration("lost_timeout_ns", LOST_TIMEOUT.as_nanos() as f64);
     res.set("default_timeout_ns", timeout_ns);
     res.set("default_attempts", ResolverOpts::default().attempts);
     res.set("hosts_lines", HOSTS_FILE.lines().count());
@@ -542,13 +544,15 @@ fn main() -> Result<(), BoxError> {
     res.set("cold20_extra_ns", by("cold_20ms").time.median - cold0);
     res.set("cold2_extra_ns", by("cold_2ms").time.median - cold0);
     // What a delayed lookup takes beyond the delay itself.
-    res.set(
+    res.difference(
         "cold2_beyond_delay_ns",
-        by("cold_2ms").time.median - DELAYS_MS[1] as f64 * ms,
+        "lookup.cold_2ms.time",
+        "delays_ns.1",
     );
-    res.set(
+    res.difference(
         "cold20_beyond_delay_ns",
-        by("cold_20ms").time.median - DELAYS_MS[2] as f64 * ms,
+        "lookup.cold_20ms.time",
+        "delays_ns.2",
     );
     // How much later than asked the server's sleep ended, and what the lookup
     // took beyond the time the server really held the answer.
@@ -557,15 +561,12 @@ fn main() -> Result<(), BoxError> {
         "cold2_after_sleep_ns",
         by("cold_2ms").time.median - DELAYS_MS[1] as f64 * ms - sleep_late_ns[1],
     );
-    res.set(
+    res.ratio(
         "beyond20_over_beyond2",
-        (by("cold_20ms").time.median - DELAYS_MS[2] as f64 * ms)
-            / (by("cold_2ms").time.median - DELAYS_MS[1] as f64 * ms),
+        "cold20_beyond_delay_ns",
+        "cold2_beyond_delay_ns",
     );
-    res.set(
-        "cold20_delay_share",
-        DELAYS_MS[2] as f64 * ms / by("cold_20ms").time.median,
-    );
+    res.share("cold20_delay_share", "delays_ns.2", "lookup.cold_20ms.time");
     res.set(
         "nx_cold_over_cached",
         by("nx_cold").time.median / by("nx_cached").time.median,

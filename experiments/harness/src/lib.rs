@@ -16,6 +16,7 @@
 pub mod alloc;
 mod bench;
 pub mod bytes;
+pub mod declare;
 pub mod fmt;
 pub mod interleave;
 pub mod proc;
@@ -26,6 +27,7 @@ pub use bench::{
     Comparison, Config, bench, bench_batched, bench_with, compare, compare_with, events,
     events_with, time_each, time_each_with, timer_cost_ns,
 };
+pub use declare::{Label, Table};
 pub use rand;
 pub use rand_chacha;
 pub use rand_chacha::ChaCha8Rng;

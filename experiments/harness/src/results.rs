@@ -33,8 +33,9 @@ impl Results {
         if let Err(e) = value.serialize(FiniteCheck::new(key)) {
             panic!("harness: Results::set(\"{key}\"): {e}");
         }
-        let v = serde_json::to_value(&value)
+        let mut v = serde_json::to_value(&value)
             .unwrap_or_else(|e| panic!("harness: Results::set(\"{key}\"): cannot serialize: {e}"));
+        mark_comparisons(key, &mut v);
         let parts: Vec<&str> = key.split('.').collect();
         assert!(
             parts.iter().all(|p| !p.is_empty()),
@@ -95,6 +96,28 @@ impl Results {
             }
             _ => eprintln!("{text}"),
         }
+    }
+}
+
+/// Marks the ratio of every [`crate::Comparison`] inside `v` (set at `key`) as derived from its
+/// two sides, so that the site generator computes the published ratio from the combined
+/// sides, as it does for [`Results::ratio`].
+fn mark_comparisons(key: &str, v: &mut Value) {
+    let Value::Object(map) = v else {
+        return;
+    };
+    let is = |v: Option<&Value>, kind: &str| {
+        v.and_then(|v| v.get("type")).and_then(Value::as_str) == Some(kind)
+    };
+    if is(map.get("a"), "timing") && is(map.get("b"), "timing") && is(map.get("ratio"), "ratio") {
+        if let Some(Value::Object(ratio)) = map.get_mut("ratio") {
+            ratio.entry("derived").or_insert_with(|| {
+                serde_json::json!({"op": "ratio", "of": [format!("{key}.a"), format!("{key}.b")]})
+            });
+        }
+    }
+    for (k, child) in map.iter_mut() {
+        mark_comparisons(&format!("{key}.{k}"), child);
     }
 }
 
@@ -532,6 +555,22 @@ mod tests {
     use crate::{Ratio, Summary};
     use serde_json::json;
     use std::collections::BTreeMap;
+
+    #[test]
+    fn a_comparisons_ratio_is_derived_from_its_two_sides() {
+        let t = crate::Summary::from_ns(vec![1.0, 2.0, 3.0]);
+        let c = crate::Comparison {
+            a: t.clone(),
+            b: t.clone(),
+            ratio: crate::Ratio::of(&t, &t),
+        };
+        let mut r = Results::new();
+        r.set("x.cmp", &c);
+        assert_eq!(
+            r.get("x.cmp.ratio.derived").unwrap(),
+            &serde_json::json!({"op": "ratio", "of": ["x.cmp.a", "x.cmp.b"]})
+        );
+    }
 
     #[test]
     fn dotted_keys_nest() {

@@ -85,6 +85,8 @@ echo '== cpuinfo'; grep '^model name' /proc/cpuinfo 2>/dev/null | head -n 1
 echo '== meminfo'; grep '^MemTotal:' /proc/meminfo 2>/dev/null
 echo '== osrelease'; cat /proc/sys/kernel/osrelease 2>/dev/null || uname -r
 echo '== arch'; uname -m
+echo '== online'; getconf _NPROCESSORS_ONLN 2>/dev/null
+echo '== affinity'; sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null
 echo '== rustc'; rustc -vV
 echo '== end'
 "#,
@@ -125,6 +127,11 @@ pub fn read_facts(stdout: &str) -> Option<Facts> {
             .unwrap_or(1),
         rustc_verbose,
         arch: s.get("arch").cloned().unwrap_or_default(),
+        online: s
+            .get("online")
+            .and_then(|c| c.trim().parse().ok())
+            .unwrap_or(0),
+        affinity: s.get("affinity").cloned().unwrap_or_default(),
     })
 }
 
