@@ -17,7 +17,7 @@ use crate::output::Output;
 use crate::theme::ThemeIds;
 
 /// The folder of the standalone pages, beside `content/`.
-pub const DIR: &str = "pages";
+pub const DIR: &str = crate::config::paths::PAGES;
 
 /// A standalone page's source.
 #[derive(Debug, Clone)]

@@ -385,3 +385,87 @@ fn measured_builtin(name: &str) -> String {
         .join(name);
     std::fs::read_to_string(path).expect("a built-in template")
 }
+
+/// The stderr of a run of the binary that must fail.
+fn failed(out: std::process::Output) -> String {
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn measure_out_never_writes_into_the_sources_or_over_a_file_it_did_not_write() {
+    let site = frozen_site(serde_json::json!({ "x": 1 }));
+    site.write("pages/about/index.vi.md", "---\ntitle: A\n---\nx\n");
+    site.write(".measured/results/x.json", "{}");
+    site.write("notes.txt", "mine");
+    std::os::unix::fs::symlink(site.path("notes.txt"), site.path("link.json")).unwrap();
+    let refused = [
+        ("site.toml", "--out is the site's source site.toml"),
+        (
+            "pages/about/index.vi.md",
+            "--out lies inside the site's sources (pages)",
+        ),
+        (
+            ".measured/results/x.json",
+            "--out lies inside the site's sources (.measured)",
+        ),
+        (
+            "frozen/exp.json",
+            "--out lies inside the site's sources (frozen)",
+        ),
+        (
+            "notes.txt",
+            "--out names a file that exists and is not a results file `measured measure` wrote",
+        ),
+        (
+            "link.json",
+            "--out names a file that exists and is not a results file `measured measure` wrote",
+        ),
+    ];
+    let before = common::snapshot(site.root());
+    for (out, message) in refused {
+        let e = failed(site.cli(&["measure", "exp", "--out", out]));
+        assert!(
+            e.contains(&format!("{out}: error: {message}")),
+            "{out}: {e}"
+        );
+        assert!(
+            e.contains("pass a new path") || e.contains("write the results file elsewhere"),
+            "{e}"
+        );
+    }
+    assert_eq!(common::snapshot(site.root()), before);
+}
+
+#[test]
+fn output_inside_pages_and_a_frozen_dir_over_content_are_refused() {
+    let site = TestSite::new();
+    site.article("a", "vi", "title: A\ndate: 2026-01-02", "x\n");
+    site.write(
+        "pages/about/index.vi.md",
+        "---\ntitle: Giới thiệu\n---\nx\n",
+    );
+    let e = failed(site.cli(&["build", "--output", "pages/out"]));
+    assert!(
+        e.contains("error: the output folder is inside the site's sources") && e.contains("pages"),
+        "{e}"
+    );
+    assert!(!site.path("pages/out").exists());
+    site.write(
+        "site.toml",
+        &format!(
+            "{}[experiments]\nfrozen_dir = \"content\"\n",
+            common::SITE_TOML
+        ),
+    );
+    let e = failed(site.cli(&["build"]));
+    assert!(
+        e.contains("site.toml:8:1: error: [experiments] frozen_dir = \"content\" is the site's source content"),
+        "{e}"
+    );
+    assert!(!site.path("public").exists());
+}

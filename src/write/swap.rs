@@ -29,6 +29,10 @@ impl Staging {
             .map_err(|e| io_error(parent, "create a staging folder", &e))?
             .keep();
         let lock = lock(&path);
+        // Marked from the start, so that the sweep of a later build knows a killed build's
+        // staging folder from a user's folder of the same shape of name.
+        std::fs::write(path.join(super::MARKER), super::MARKER_TEXT)
+            .map_err(|e| io_error(&path, "write the output's marker", &e))?;
         Ok(Staging {
             path,
             _lock: lock,
@@ -125,7 +129,14 @@ pub(super) fn leftovers(parent: &Path, name: &str) -> Vec<PathBuf> {
         })
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
+        .filter(|p| is_ours(p))
         .collect()
+}
+
+/// Whether the folder `path` is one measured made: it holds the marker (a regular file, not a
+/// link), or nothing at all (a build killed before writing the marker; an empty output).
+pub(super) fn is_ours(path: &Path) -> bool {
+    super::guard::has_marker(path) || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
 }
 
 /// Removes `path` unless another process holds its lock (a build still writing it, or a
