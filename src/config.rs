@@ -13,6 +13,7 @@ use crate::lang::Lang;
 mod base_url;
 mod hosts;
 pub mod paths;
+mod ssh_options;
 
 use base_url::{base_path_of, check_base_url};
 pub use hosts::HostConfig;

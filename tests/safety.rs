@@ -469,3 +469,31 @@ fn output_inside_pages_and_a_frozen_dir_over_content_are_refused() {
     );
     assert!(!site.path("public").exists());
 }
+
+#[test]
+fn run_on_refuses_ssh_options_that_run_commands_here() {
+    let site = TestSite::new();
+    let pwned = site.path("pwned");
+    let touch = format!("touch {}", pwned.display());
+    for option in [
+        format!("ProxyCommand={touch}"),
+        format!("KnownHostsCommand={touch}"),
+        format!("LocalCommand={touch}"),
+        "PermitLocalCommand=yes".to_string(),
+        format!("Match exec \"{touch}\""),
+        "ProxyJump=me@127.0.0.1:1".to_string(),
+    ] {
+        let table = format!(
+            "[hosts.box]\nssh = \"me@127.0.0.1\"\nport = 1\nssh_options = [{option:?}, \"PermitLocalCommand=yes\", \"LocalCommand={touch}\"]\n"
+        );
+        site.write("site.toml", &format!("{}{table}", common::SITE_TOML));
+        let e = failed(site.cli(&["run", "--on", "box"]));
+        let key = option.split(['=', ' ']).next().unwrap();
+        assert!(
+            e.contains("site.toml:10:1: error: [hosts.box] ssh_options entry")
+                && e.contains(&format!("`{key}` ")),
+            "{option}: {e}"
+        );
+        assert!(!pwned.exists(), "{option} ran a command");
+    }
+}
