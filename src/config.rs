@@ -335,24 +335,6 @@ impl SiteConfig {
     pub fn cache_dir(&self) -> PathBuf {
         self.root.join(paths::CACHE)
     }
-
-    /// The folders this site moves or keeps where [`paths::MOVABLE`] says, in its order.
-    pub fn moved(&self) -> [&Path; 3] {
-        [
-            &self.experiments.dir,
-            &self.experiments.frozen_dir,
-            &self.machines.dir,
-        ]
-    }
-
-    /// Every source of the site ([`paths`]): the fixed ones and the folders it may move.
-    pub fn sources(&self) -> Vec<PathBuf> {
-        paths::FIXED
-            .iter()
-            .map(|s| self.root.join(s))
-            .chain(self.moved().into_iter().map(Path::to_path_buf))
-            .collect()
-    }
 }
 
 /// The articles a page of a listing shows when `site.toml` does not say (Hugo's default).
@@ -533,11 +515,11 @@ fn validate(
         }) => (light_theme, dark_theme),
         None => (None, None),
     };
-    check_moved(
+    paths::check_moved(
         root,
         [&experiments.dir, &experiments.frozen_dir, &machines.dir],
         set,
-        &|table, key, msg| at_table_key(path, text, table, key, msg),
+        &|table, key, msg| paths::at_table_key(path, text, table, key, msg),
         &mut diags,
     );
     let tag_slugs = tags.unwrap_or_default();
@@ -592,68 +574,6 @@ fn at_key(path: &Path, text: &str, key: &str, msg: String) -> Diagnostic {
     match line {
         Some(l) => Diagnostic::new(Place::at(path, l, 1), msg).with_line_of(text, l),
         None => Diagnostic::new(Place::file(path), msg),
-    }
-}
-
-/// A message at the line of `key` in `[table]` (or at the table, or the file).
-fn at_table_key(path: &Path, text: &str, table: &str, key: &str, msg: String) -> Diagnostic {
-    let lines: Vec<&str> = text.lines().collect();
-    let header = format!("[{table}]");
-    let line = lines.iter().position(|l| l.trim() == header).map(|h| {
-        lines[h + 1..]
-            .iter()
-            .take_while(|l| !l.trim_start().starts_with('['))
-            .position(|l| {
-                l.trim_start()
-                    .strip_prefix(key)
-                    .is_some_and(|rest| rest.trim_start().starts_with('='))
-            })
-            .map_or(h, |i| h + 1 + i)
-            + 1
-    });
-    match line {
-        Some(l) => Diagnostic::new(Place::at(path, l, 1), msg).with_line_of(text, l),
-        None => at_key(path, text, key, msg),
-    }
-}
-
-/// A folder `site.toml` moves (`set`: as written) may not be, hold or lie inside another source or the
-/// output ([`paths::moved_problem`]): `frozen_dir = "content"` would let `measured freeze`
-/// write into the articles.
-fn check_moved(
-    root: &Path,
-    moved: [&PathBuf; 3],
-    set: [Option<PathBuf>; 3],
-    err: &dyn Fn(&str, &str, String) -> Diagnostic,
-    diags: &mut Diagnostics,
-) {
-    let moved: Vec<PathBuf> = moved.into_iter().cloned().collect();
-    for (i, m) in paths::MOVABLE.iter().enumerate() {
-        let Some(written) = &set[i] else {
-            continue;
-        };
-        let Some(problem) = paths::moved_problem(root, i, &moved) else {
-            continue;
-        };
-        diags.push(
-            err(
-                m.table,
-                m.key,
-                format!(
-                    "[{}] {} = {:?} {problem}",
-                    m.table,
-                    m.key,
-                    written.display().to_string()
-                ),
-            )
-            .with_hint(format!(
-                "give it a folder of its own under the site root, such as \"{}\": apart from \
-                 the other sources ({}) and the output ({}/)",
-                m.default,
-                paths::FIXED.join(", "),
-                paths::OUTPUT
-            )),
-        );
     }
 }
 
@@ -758,61 +678,6 @@ mod tests {
             e.contains("default_language `fr` has no [languages.fr] table"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn a_moved_folder_over_another_source_or_the_output_is_refused_at_its_line() {
-        for (table, key, value, why) in [
-            (
-                "experiments",
-                "frozen_dir",
-                "content",
-                "is the site's source content",
-            ),
-            (
-                "experiments",
-                "frozen_dir",
-                "pages/x",
-                "lies inside the site's source pages",
-            ),
-            ("experiments", "dir", ".", "holds the whole site"),
-            (
-                "experiments",
-                "dir",
-                "frozen",
-                "is the site's source frozen",
-            ),
-            ("machines", "dir", "public", "is the output folder public"),
-            (
-                "machines",
-                "dir",
-                "static/../templates",
-                "is the site's source templates",
-            ),
-            (
-                "experiments",
-                "frozen_dir",
-                ".measured/f",
-                "lies inside the site's source .measured",
-            ),
-        ] {
-            let filler = if table == "machines" {
-                "primary = \"box\""
-            } else {
-                "runs = 3"
-            };
-            let text = format!("{MINIMAL}[{table}]\n{filler}\n{key} = {value:?}\n");
-            let e = parse_str(&text).unwrap_err().to_string();
-            let want = format!("site.toml:9:1: error: [{table}] {key} = {value:?} {why}");
-            assert!(e.contains(&want), "{want}\n{e}");
-            assert!(e.contains("give it a folder of its own"), "{e}");
-        }
-        let c = parse_str(&format!(
-            "{MINIMAL}[experiments]\nfrozen_dir = \"results\"\n"
-        ))
-        .unwrap();
-        assert!(c.sources().contains(&PathBuf::from("/site/results")));
-        assert!(c.sources().contains(&PathBuf::from("/site/pages")));
     }
 
     #[test]

@@ -210,6 +210,18 @@ fn validate(
         card_label,
     } = raw;
     let mut diags = Diagnostics::default();
+    let texts = [
+        ("title", Some(&title)),
+        ("description", description.as_ref()),
+        ("series", series.as_ref()),
+        ("card_label", card_label.as_ref()),
+    ];
+    let texts: Vec<(&str, &str)> = texts
+        .iter()
+        .filter_map(|(k, v)| v.map(|v| (*k, v.as_str())))
+        .chain(tags.iter().map(|t| ("tags", t.as_str())))
+        .collect();
+    diags.extend(frontmatter::check_text(path, split, &texts));
     let mut bad = |key: &str, msg: String, hint: String| {
         diags.push(frontmatter::at_key(path, split, key, msg, hint));
     };

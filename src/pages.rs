@@ -145,6 +145,17 @@ fn read(
         description,
         draft,
     } = raw;
+    let texts = [
+        ("title", title.as_str()),
+        ("description", description.as_deref().unwrap_or_default()),
+    ];
+    if let Some(d) = frontmatter::check_text(file, &split, &texts)
+        .0
+        .into_iter()
+        .next()
+    {
+        return Err(d);
+    }
     let url = format!("{}{name}/", config.lang_prefix(&lang));
     Ok(Some((
         PageSource {

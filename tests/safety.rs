@@ -497,3 +497,122 @@ fn run_on_refuses_ssh_options_that_run_commands_here() {
         assert!(!pwned.exists(), "{option} ran a command");
     }
 }
+
+#[test]
+fn control_characters_in_author_text_are_errors_at_their_line() {
+    let site = TestSite::new();
+    site.article(
+        "a",
+        "vi",
+        "title: \"Tiêu đề\\0\"\ndate: 2026-01-02\ndescription: \"\\e[31mđỏ\"\ntags: [\"a\\bb\"]",
+        "Dòng một.\n\nCó \u{1b}[1mđậm\u{1b}[0m và \u{c} ở đây.\n",
+    );
+    let mut got = errors(&site);
+    got.sort();
+    let want = |line, what: &str| {
+        (
+            "content/a/index.vi.md".to_string(),
+            Some(line),
+            what.to_string(),
+        )
+    };
+    assert_eq!(
+        got,
+        [
+            want(
+                2,
+                "front matter: `title` holds the control character U+0000, which no page or feed can carry"
+            ),
+            want(
+                4,
+                "front matter: `description` holds the control character U+001B, which no page or feed can carry"
+            ),
+            want(
+                5,
+                "front matter: `tags` holds the control character U+0008, which no page or feed can carry"
+            ),
+        ]
+    );
+    // The front matter fixed, the body's are found where they are, once a line.
+    site.article(
+        "a",
+        "vi",
+        "title: Tiêu đề\ndate: 2026-01-02",
+        "Dòng một.\n\nCó \u{1b}[1mđậm\u{1b}[0m và \u{c} ở đây.\n\nNUL \0.\n",
+    );
+    assert_eq!(
+        errors(&site),
+        [
+            want(
+                7,
+                "the body holds the control character U+001B, which no page or feed can carry"
+            ),
+            want(
+                9,
+                "the body holds the control character U+0000, which no page or feed can carry"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn experiment_output_with_terminal_colours_leaves_the_feed_well_formed() {
+    let site = frozen_site(serde_json::json!({ "label": "\u{1b}[32mok\u{1b}[0m\u{0}" }));
+    let record = site.read("frozen/exp.json").replace(
+        "\"output\":\"\"",
+        "\"output\":\"\\u001b[1;31mred\\u001b[0m done\\r\\n\\u0000\\u0007bell\"",
+    );
+    site.write("frozen/exp.json", &record);
+    site.article(
+        "a",
+        "vi",
+        "title: Màu\ndate: 2026-01-02",
+        "Nhãn {{ exp.label }}.\n\n```experiment exp\n```\n",
+    );
+    let built = build_frozen(&site);
+    let feed = built.output.text("atom.xml").expect("atom.xml");
+    let doc = roxmltree::Document::parse(&feed).unwrap_or_else(|e| panic!("{e}\n{feed}"));
+    assert!(doc.descendants().any(|n| n.has_tag_name("entry")));
+    let page = html(&built, "a/index.html");
+    assert_eq!(texts(&page, "pre.output code"), ["red done bell"]);
+    assert!(
+        texts(&page, "article p").iter().any(|p| p == "Nhãn ok."),
+        "{:?}",
+        texts(&page, "article p")
+    );
+    let results = built.output.text("a/results.json").expect("results.json");
+    let results: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(results["experiments"]["exp"]["output"], "red done\nbell");
+}
+
+#[test]
+fn an_unclosed_comment_and_an_unclosed_brace_in_a_formula_are_errors_at_their_line() {
+    let site = TestSite::new();
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02",
+        "Công thức $\\frac{a$ hỏng.\n\n<!-- ghi chú\n\n## Phần sau\n",
+    );
+    let got = errors(&site);
+    assert_eq!(
+        got,
+        [
+            (
+                "content/a/index.vi.md".to_string(),
+                Some(5),
+                "the formula `$\\frac{a$` has a `{` that is never closed, so it would be published as raw text".to_string()
+            ),
+            (
+                "content/a/index.vi.md".to_string(),
+                Some(7),
+                "this `<!--` opens an HTML comment that is never closed: the browser would hide the rest of the page, its footer and scripts with it".to_string()
+            ),
+        ]
+    );
+    let Err(d) = site.build() else { unreachable!() };
+    assert!(
+        d.to_string().contains("close the comment with `-->`"),
+        "{d}"
+    );
+}

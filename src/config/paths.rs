@@ -6,6 +6,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use super::SiteConfig;
+use crate::diag::{Diagnostic, Diagnostics, Place};
+
 pub const SITE_TOML: &str = "site.toml";
 pub const CONTENT: &str = "content";
 pub const PAGES: &str = "pages";
@@ -155,9 +158,158 @@ pub(super) fn moved_problem(root: &Path, index: usize, moved: &[PathBuf]) -> Opt
     None
 }
 
+impl SiteConfig {
+    /// The folders this site moves or keeps where [`MOVABLE`] says, in its order.
+    pub fn moved(&self) -> [&Path; 3] {
+        [
+            &self.experiments.dir,
+            &self.experiments.frozen_dir,
+            &self.machines.dir,
+        ]
+    }
+
+    /// Every source of the site ([`paths`]): the fixed ones and the folders it may move.
+    pub fn sources(&self) -> Vec<PathBuf> {
+        FIXED
+            .iter()
+            .map(|s| self.root.join(s))
+            .chain(self.moved().into_iter().map(Path::to_path_buf))
+            .collect()
+    }
+}
+
+/// A message at the line of `key` in `[table]` (or at the table, or the file).
+pub(super) fn at_table_key(
+    path: &Path,
+    text: &str,
+    table: &str,
+    key: &str,
+    msg: String,
+) -> Diagnostic {
+    let lines: Vec<&str> = text.lines().collect();
+    let header = format!("[{table}]");
+    let line = lines.iter().position(|l| l.trim() == header).map(|h| {
+        lines[h + 1..]
+            .iter()
+            .take_while(|l| !l.trim_start().starts_with('['))
+            .position(|l| {
+                l.trim_start()
+                    .strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+            })
+            .map_or(h, |i| h + 1 + i)
+            + 1
+    });
+    match line {
+        Some(l) => Diagnostic::new(Place::at(path, l, 1), msg).with_line_of(text, l),
+        None => super::at_key(path, text, key, msg),
+    }
+}
+
+/// A folder `site.toml` moves (`set`: as written) may not be, hold or lie inside another source or the
+/// output ([`moved_problem`]): `frozen_dir = "content"` would let `measured freeze`
+/// write into the articles.
+pub(super) fn check_moved(
+    root: &Path,
+    moved: [&PathBuf; 3],
+    set: [Option<PathBuf>; 3],
+    err: &dyn Fn(&str, &str, String) -> Diagnostic,
+    diags: &mut Diagnostics,
+) {
+    let moved: Vec<PathBuf> = moved.into_iter().cloned().collect();
+    for (i, m) in MOVABLE.iter().enumerate() {
+        let Some(written) = &set[i] else {
+            continue;
+        };
+        let Some(problem) = moved_problem(root, i, &moved) else {
+            continue;
+        };
+        diags.push(
+            err(
+                m.table,
+                m.key,
+                format!(
+                    "[{}] {} = {:?} {problem}",
+                    m.table,
+                    m.key,
+                    written.display().to_string()
+                ),
+            )
+            .with_hint(format!(
+                "give it a folder of its own under the site root, such as \"{}\": apart from \
+                 the other sources ({}) and the output ({}/)",
+                m.default,
+                FIXED.join(", "),
+                OUTPUT
+            )),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const MINIMAL: &str = "base_url = \"https://example.org/\"\ndefault_language = \"vi\"\n[languages.vi]\ntitle = \"Đo thật\"\n[languages.en]\ntitle = \"Measured\"\n";
+
+    fn parse_str(text: &str) -> Result<SiteConfig, Diagnostics> {
+        super::super::parse(Path::new("/site"), Path::new("/site/site.toml"), text)
+    }
+
+    #[test]
+    fn a_moved_folder_over_another_source_or_the_output_is_refused_at_its_line() {
+        for (table, key, value, why) in [
+            (
+                "experiments",
+                "frozen_dir",
+                "content",
+                "is the site's source content",
+            ),
+            (
+                "experiments",
+                "frozen_dir",
+                "pages/x",
+                "lies inside the site's source pages",
+            ),
+            ("experiments", "dir", ".", "holds the whole site"),
+            (
+                "experiments",
+                "dir",
+                "frozen",
+                "is the site's source frozen",
+            ),
+            ("machines", "dir", "public", "is the output folder public"),
+            (
+                "machines",
+                "dir",
+                "static/../templates",
+                "is the site's source templates",
+            ),
+            (
+                "experiments",
+                "frozen_dir",
+                ".measured/f",
+                "lies inside the site's source .measured",
+            ),
+        ] {
+            let filler = if table == "machines" {
+                "primary = \"box\""
+            } else {
+                "runs = 3"
+            };
+            let text = format!("{MINIMAL}[{table}]\n{filler}\n{key} = {value:?}\n");
+            let e = parse_str(&text).unwrap_err().to_string();
+            let want = format!("site.toml:9:1: error: [{table}] {key} = {value:?} {why}");
+            assert!(e.contains(&want), "{want}\n{e}");
+            assert!(e.contains("give it a folder of its own"), "{e}");
+        }
+        let c = parse_str(&format!(
+            "{MINIMAL}[experiments]\nfrozen_dir = \"results\"\n"
+        ))
+        .unwrap();
+        assert!(c.sources().contains(&PathBuf::from("/site/results")));
+        assert!(c.sources().contains(&PathBuf::from("/site/pages")));
+    }
 
     #[test]
     fn paths_overlap_as_same_inside_or_holding() {

@@ -166,7 +166,7 @@ impl Injector<'_> {
                 Value::String(s) => Ok(format!(
                     "<span class=\"measured\" title=\"{}\">{}</span>",
                     escape(&self.where_measured(m, t)),
-                    escape(s)
+                    escape(&crate::html::terminal_text(s))
                 )),
                 Value::Bool(b) => Ok(escape(&b.to_string())),
                 other => Err(HookError::new(format!(
@@ -211,7 +211,7 @@ impl Injector<'_> {
     ) -> Result<String, HookError> {
         let text = match (values::number(v), v) {
             (Some(n), _) => n.show(n.kind.default_filter(), lang),
-            (None, Value::String(s)) => s.clone(),
+            (None, Value::String(s)) => crate::html::terminal_text(s).into_owned(),
             (None, other) => {
                 return Err(HookError::new(format!(
                     "`{reference}` is a {}, and `code` shows a string or a number",
@@ -354,7 +354,7 @@ impl Injector<'_> {
         let inner = if opts.is_empty() {
             format!(
                 "<pre class=\"output\" tabindex=\"0\"><code>{}</code></pre>",
-                crate::html::escape_body(m.record.output.trim_end())
+                crate::html::escape_body(crate::html::terminal_text(&m.record.output).trim_end())
             )
         } else if let Some(table) = &opts.table {
             self.table(m, name, table, &opts.columns, lang)?
@@ -420,7 +420,7 @@ impl Injector<'_> {
                 (escape(&n.show(f, lang)), Some(n.value))
             }
             None => match v {
-                Value::String(s) => (escape(s), None),
+                Value::String(s) => (escape(&crate::html::terminal_text(s)), None),
                 Value::Null => (String::new(), None),
                 other => (escape(&other.to_string()), None),
             },

@@ -626,7 +626,7 @@ impl<'a, 'i> Pass<'a, 'i> {
         Place::of_offset(input.path, input.body, offset, input.body_line)
     }
 
-    fn error(&mut self, offset: usize, e: HookError) {
+    pub(super) fn error(&mut self, offset: usize, e: HookError) {
         let body = self.input.body;
         let line_in_body = crate::diag::line_col(body, offset).0;
         let mut d = Diagnostic::new(self.place(offset), e.message).with_line_of(body, line_in_body);

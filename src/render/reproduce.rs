@@ -58,7 +58,9 @@ pub fn results_json(page: &Page, names: &BTreeSet<String>, m: &Measurements) -> 
         .iter()
         .map(|n| {
             let r = &m.by_name[n].record;
-            (n.clone(), serde_json::json!({ "provenance": r.provenance, "results": r.results, "output": r.output }))
+            // The output as the page shows it: without terminal escapes.
+            let output = crate::html::terminal_text(&r.output);
+            (n.clone(), serde_json::json!({ "provenance": r.provenance, "results": r.results, "output": output }))
         })
         .collect();
     let doc = serde_json::json!({ "article": page.url, "title": page.doc.front.title, "experiments": experiments });
