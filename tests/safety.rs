@@ -616,3 +616,52 @@ fn an_unclosed_comment_and_an_unclosed_brace_in_a_formula_are_errors_at_their_li
         "{d}"
     );
 }
+
+#[test]
+fn a_link_in_static_leading_out_of_the_site_is_an_error_and_never_published() {
+    let site = TestSite::new();
+    site.article("a", "vi", "title: A\ndate: 2026-01-02", "x\n");
+    let outside = tempfile::tempdir().unwrap();
+    let key = outside.path().join("id_ed25519");
+    std::fs::write(&key, "PRIVATE KEY").unwrap();
+    site.write("static/img/inside.txt", "shared");
+    std::os::unix::fs::symlink(&key, site.path("static/img/logo.png")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), site.path("static/vendor")).unwrap();
+    std::os::unix::fs::symlink(site.path("content/a/index.vi.md"), site.path("static/a.md"))
+        .unwrap();
+    let mut got = errors(&site);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            (
+                "static/img/logo.png".to_string(),
+                None,
+                format!("a symbolic link to {}, outside the site", key.display())
+            ),
+            (
+                "static/vendor".to_string(),
+                None,
+                format!(
+                    "a symbolic link to {}, outside the site",
+                    outside.path().display()
+                )
+            ),
+        ]
+    );
+    // Removed, the site builds, and a link inside the site is followed.
+    std::fs::remove_file(site.path("static/img/logo.png")).unwrap();
+    std::fs::remove_file(site.path("static/vendor")).unwrap();
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(
+        built.output.text("img/inside.txt").as_deref(),
+        Some("shared")
+    );
+    assert!(
+        built
+            .output
+            .text("a.md")
+            .is_some_and(|t| t.contains("title: A"))
+    );
+    assert!(built.output.text("img/logo.png").is_none());
+}

@@ -158,6 +158,28 @@ pub(super) fn moved_problem(root: &Path, index: usize, moved: &[PathBuf]) -> Opt
     None
 }
 
+/// Whether the symbolic link `link` leads to a place within one of `bounds` (canonical paths):
+/// the site's links may be followed there, and nowhere else.
+pub fn leads_inside(link: &Path, bounds: &[PathBuf]) -> bool {
+    std::fs::canonicalize(link).is_ok_and(|target| bounds.iter().any(|b| target.starts_with(b)))
+}
+
+/// The error of a symbolic link of the sources that leads out of the site: measured reads and
+/// publishes nothing from there.
+pub fn outside_link(link: &Path) -> Diagnostic {
+    let target = std::fs::read_link(link)
+        .map(|t| t.display().to_string())
+        .unwrap_or_default();
+    Diagnostic::new(
+        Place::file(link),
+        format!("a symbolic link to {target}, outside the site"),
+    )
+    .with_hint(
+        "copy what it points to into the site, or point it inside the site: measured publishes \
+         nothing from outside the site, and the preview does not watch it",
+    )
+}
+
 impl SiteConfig {
     /// The folders this site moves or keeps where [`MOVABLE`] says, in its order.
     pub fn moved(&self) -> [&Path; 3] {
