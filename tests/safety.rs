@@ -665,3 +665,48 @@ fn a_link_in_static_leading_out_of_the_site_is_an_error_and_never_published() {
     );
     assert!(built.output.text("img/logo.png").is_none());
 }
+
+#[test]
+fn percent_encoded_aliases_are_decoded_before_they_are_checked() {
+    let site = TestSite::new();
+    site.article(
+        "b",
+        "vi",
+        "title: B\ndate: 2026-01-02\naliases: [/%2e%2e/%2e%2e/etc/]",
+        "x\n",
+    );
+    assert_eq!(
+        errors(&site),
+        [(
+            "content/b/index.vi.md".to_string(),
+            Some(4),
+            "front matter: alias `/%2e%2e/%2e%2e/etc/`: its segment `..` names a folder, not a page"
+                .to_string()
+        )]
+    );
+    site.article("b", "vi", "title: B\ndate: 2026-01-02", "x\n");
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02\naliases:\n  - /caf%C3%A9/\n  - /x/\n  - /café/",
+        "x\n",
+    );
+    assert_eq!(
+        errors(&site),
+        [(
+            "content/a/index.vi.md".to_string(),
+            Some(7),
+            "the aliases `/caf%C3%A9/` (line 5) and `/café/` (line 7) are the same URL /café/"
+                .to_string()
+        )]
+    );
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02\naliases: [/caf%C3%A9/]",
+        "x\n",
+    );
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    assert!(built.output.text("café/index.html").is_some());
+    assert!(built.output.text("caf%C3%A9/index.html").is_none());
+}
