@@ -710,3 +710,70 @@ fn percent_encoded_aliases_are_decoded_before_they_are_checked() {
     assert!(built.output.text("café/index.html").is_some());
     assert!(built.output.text("caf%C3%A9/index.html").is_none());
 }
+
+#[test]
+fn a_slug_or_alias_on_a_file_the_site_writes_is_one_error_in_every_mode() {
+    let site = TestSite::new();
+    for (front, line, message) in [
+        (
+            "slug: atom.xml",
+            4,
+            "the page's URL /atom.xml/ is taken by the file atom.xml of the site",
+        ),
+        (
+            "slug: index.html",
+            4,
+            "the page's URL /index.html/ is taken by the file index.html of the site",
+        ),
+        (
+            "slug: sitemap.xml",
+            4,
+            "the page's URL /sitemap.xml/ is taken by the file sitemap.xml of the site",
+        ),
+        (
+            "slug: 404.html",
+            4,
+            "the page's URL /404.html/ is taken by the file 404.html of the site",
+        ),
+        (
+            "slug: robots.txt",
+            4,
+            "the page's URL /robots.txt/ is taken by the file robots.txt of the site",
+        ),
+        (
+            "aliases: [/search/vi/index.json]",
+            4,
+            "the alias /search/vi/index.json/ is taken by the search index",
+        ),
+    ] {
+        site.article(
+            "a",
+            "vi",
+            &format!("title: A\ndate: 2026-01-02\n{front}"),
+            "x\n",
+        );
+        // In memory, as `serve` builds.
+        assert_eq!(
+            errors(&site),
+            [(
+                "content/a/index.vi.md".to_string(),
+                Some(line),
+                message.to_string()
+            )],
+            "{front}"
+        );
+        let want = format!("content/a/index.vi.md:{line}:1: error: {message}");
+        for mode in ["build", "check"] {
+            let e = failed(site.cli(&[mode]));
+            assert!(e.contains(&want), "{mode} {front}: {e}");
+            assert!(!e.contains("Is a directory"), "{mode} {front}: {e}");
+        }
+    }
+    site.article("a", "vi", "title: A\ndate: 2026-01-02", "x\n");
+    site.write("pages/atom.xml/index.vi.md", "---\ntitle: F\n---\nx\n");
+    let e = failed(site.cli(&["build"]));
+    assert!(
+        e.contains("pages/atom.xml/index.vi.md: error: the page's URL /atom.xml/ is taken by the file atom.xml of the site"),
+        "{e}"
+    );
+}

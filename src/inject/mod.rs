@@ -300,7 +300,11 @@ impl Injector<'_> {
     }
 
     fn source_url(&self, name: &str, lang: &Lang) -> String {
-        format!("{}experiments/{name}/", self.config.lang_prefix(lang))
+        format!(
+            "{}{}/{name}/",
+            self.config.lang_prefix(lang),
+            crate::site::reserved::EXPERIMENTS
+        )
     }
 
     /// The provenance details shown under a figure.

@@ -38,7 +38,11 @@ pub fn reproduce_of(
             let p = &m.by_name[name].record.provenance;
             Reproduce {
                 experiment: name.clone(),
-                source_url: format!("{}experiments/{name}/", config.lang_prefix(&page.doc.lang)),
+                source_url: format!(
+                    "{}{}/{name}/",
+                    config.lang_prefix(&page.doc.lang),
+                    crate::site::reserved::EXPERIMENTS
+                ),
                 command: p.command.clone(),
                 measure: crate::experiments::measure_command(name),
                 lock_hash: p.lock_hash.clone(),

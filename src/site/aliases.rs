@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::Page;
+use super::reserved::Reserved;
 use crate::content::Alias;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 
@@ -28,11 +29,8 @@ impl Redirect {
     }
 }
 
-/// Every alias of `pages` as a redirect; `reserved` are the URLs the site's listings take.
-pub fn redirects(
-    pages: &[Page],
-    reserved: &BTreeMap<String, String>,
-) -> Result<Vec<Redirect>, Diagnostics> {
+/// Every alias of `pages` as a redirect; `reserved` are the URLs the site writes itself.
+pub fn redirects(pages: &[Page], reserved: &Reserved) -> Result<Vec<Redirect>, Diagnostics> {
     let mut diags = Diagnostics::default();
     let by_url: BTreeMap<&str, &Page> = pages.iter().map(|p| (p.url.as_str(), p)).collect();
     let mut taken: BTreeMap<&str, (&Page, &Alias)> = BTreeMap::new();
@@ -45,7 +43,7 @@ pub fn redirects(
                     "the alias {from} is the URL of the page {}",
                     other.doc.path.display()
                 ))
-            } else if let Some(what) = reserved.get(from) {
+            } else if let Some(what) = reserved.taken(from) {
                 Some(format!("the alias {from} is taken by {what}"))
             } else {
                 match taken.insert(from, (p, alias)) {
