@@ -57,6 +57,19 @@ pub fn strip_tags(html: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// Whether a link's target runs a script when followed (`javascript:`, `vbscript:`, `data:`),
+/// read as a browser reads it: case aside, with the spaces and controls it ignores removed.
+pub fn is_script_url(url: &str) -> bool {
+    let scheme: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .take_while(|&c| c != ':')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let has_colon = url.contains(':');
+    has_colon && matches!(scheme.as_str(), "javascript" | "vbscript" | "data")
+}
+
 /// Whether `c` is a character no page or feed may carry: XML forbids the C0 controls but tab,
 /// line feed and carriage return, and U+FFFE and U+FFFF; HTML reports DEL and the C1 controls.
 pub fn forbidden_char(c: char) -> bool {
@@ -118,6 +131,28 @@ fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn script_urls_are_known_however_written() {
+        for url in [
+            "javascript:alert(1)",
+            " JavaScript:x",
+            "java\tscript:x",
+            "vbscript:x",
+            "data:text/html,<b>",
+        ] {
+            assert!(is_script_url(url), "{url}");
+        }
+        for url in [
+            "/a/",
+            "#x",
+            "https://e.org/javascript:",
+            "mailto:a@b",
+            "javascript",
+        ] {
+            assert!(!is_script_url(url), "{url}");
+        }
+    }
 
     #[test]
     fn terminal_escapes_and_controls_are_removed_from_output() {

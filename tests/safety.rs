@@ -777,3 +777,64 @@ fn a_slug_or_alias_on_a_file_the_site_writes_is_one_error_in_every_mode() {
         "{e}"
     );
 }
+
+#[test]
+fn mermaid_clicks_are_checked_like_links_and_script_urls_refused() {
+    let site = TestSite::new();
+    site.article("b", "vi", "title: B\ndate: 2026-01-02", "## Có thật\n");
+    let diagram =
+        |clicks: &str| format!("## Mở đầu\n\n```mermaid\nflowchart LR\n    A --> B\n{clicks}```\n");
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02",
+        &diagram("    click A \"/nowhere/\"\n    click B \"/b/#khong-co\"\n"),
+    );
+    let broken = |line, what: &str| {
+        (
+            "content/a/index.vi.md".to_string(),
+            Some(line),
+            what.to_string(),
+        )
+    };
+    let mut got = errors(&site);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            broken(
+                10,
+                "broken link `/nowhere/`: nothing is published at /nowhere/"
+            ),
+            broken(
+                11,
+                "broken link `/b/#khong-co`: /b/ has no element with id `khong-co`"
+            ),
+        ]
+    );
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02",
+        &diagram("    click A \"javascript:alert(document.cookie)\"\n"),
+    );
+    assert_eq!(
+        errors(&site),
+        [broken(
+            10,
+            "this Mermaid diagram cannot be drawn: the link `javascript:alert(document.cookie)` runs a script in the reader's browser, which a page of this site never does"
+        )]
+    );
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02",
+        &diagram("    click A \"/b/#co-that\"\n    click B \"#mo-dau\"\n"),
+    );
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    let page = html(&built, "a/index.html");
+    assert_eq!(
+        common::attrs(&page, "svg.diagram a", "href"),
+        ["/b/#co-that", "#mo-dau"]
+    );
+}

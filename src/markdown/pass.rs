@@ -435,7 +435,17 @@ impl<'a, 'i> Pass<'a, 'i> {
             caption: &caption,
         };
         match diagrams::html(code, &placed, self.input.labels) {
-            Ok(html) => {
+            Ok((html, links)) => {
+                // Checked like the body's links, at the line of the block that draws each.
+                for link in links {
+                    let at = link.line.map_or(offset, |line| {
+                        diagrams::line_offset(self.input.body, offset, line)
+                    });
+                    self.links.push(Link {
+                        dest: link.dest,
+                        place: self.place(at),
+                    });
+                }
                 // The index skips SVG: the diagram's text alternative is what it reads.
                 if let Some(desc) = html.split("<desc").nth(1).and_then(|d| d.split_once('>')) {
                     self.text
@@ -452,7 +462,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                 self.error(
                     at,
                     HookError::new(format!("this Mermaid diagram cannot be drawn: {}", e.message))
-                        .hint("Mermaid's syntax: `sequenceDiagram` then `A->>B: message` lines, or `flowchart LR` then `A[Box] --> B[Box]` lines"),
+                        .hint(e.hint.unwrap_or("Mermaid's syntax: `sequenceDiagram` then `A->>B: message` lines, or `flowchart LR` then `A[Box] --> B[Box]` lines")),
                 );
                 String::new()
             }
