@@ -154,9 +154,10 @@ pub(super) fn lock(path: &Path) -> Option<Flock<File>> {
 }
 
 /// Removes a folder and everything in it, making read-only folders writable first if needed
-/// (an output the user made read-only is still ours to replace).
+/// (an output the user made read-only is still ours to replace). The marker goes last: a
+/// removal killed half-way leaves a folder the next sweep still knows as measured's.
 pub(super) fn remove_tree(path: &Path) {
-    if std::fs::remove_dir_all(path).is_ok() || !path.exists() {
+    if remove_marker_last(path).is_ok() || !path.exists() {
         return;
     }
     use std::os::unix::fs::PermissionsExt;
@@ -168,5 +169,21 @@ pub(super) fn remove_tree(path: &Path) {
             let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o755));
         }
     }
-    let _ = std::fs::remove_dir_all(path);
+    let _ = remove_marker_last(path);
+}
+
+/// Removes what `path` holds but the marker, then the marker with the folder.
+fn remove_marker_last(path: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(path)? {
+        let entry = entry?;
+        if entry.file_name() == super::MARKER {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
+        } else {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    std::fs::remove_dir_all(path)
 }
