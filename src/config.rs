@@ -14,6 +14,7 @@ mod base_url;
 mod hosts;
 pub mod paths;
 mod ssh_options;
+mod texts;
 
 use base_url::{base_path_of, check_base_url};
 pub use hosts::HostConfig;
@@ -499,6 +500,7 @@ fn validate(
         experiments.as_ref().and_then(|e| e.frozen_dir.clone()),
         machines.as_ref().and_then(|m| m.dir.clone()),
     ];
+    texts::check(path, text, author.as_deref(), &languages, &mut diags);
     let (langs, default_lang) =
         languages_of(languages, &default_language, &err, &place_of, &mut diags);
     let experiments = experiments
