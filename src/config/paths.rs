@@ -190,7 +190,7 @@ impl SiteConfig {
         ]
     }
 
-    /// Every source of the site ([`paths`]): the fixed ones and the folders it may move.
+    /// Every source of the site: the fixed ones and the folders it may move.
     pub fn sources(&self) -> Vec<PathBuf> {
         FIXED
             .iter()
@@ -228,9 +228,9 @@ pub(super) fn at_table_key(
     }
 }
 
-/// A folder `site.toml` moves (`set`: as written) may not be, hold or lie inside another source or the
-/// output ([`moved_problem`]): `frozen_dir = "content"` would let `measured freeze`
-/// write into the articles.
+/// A folder `site.toml` moves (`set`: as written) may not be, hold or lie inside another
+/// source or the output ([`moved_problem`]): `frozen_dir = "content"` would let `measured
+/// freeze` write into the articles.
 pub(super) fn check_moved(
     root: &Path,
     moved: [&PathBuf; 3],
