@@ -12,6 +12,9 @@ use crate::lang::Lang;
 
 mod base_url;
 mod hosts;
+pub mod paths;
+mod ssh_options;
+mod texts;
 
 use base_url::{base_path_of, check_base_url};
 pub use hosts::HostConfig;
@@ -331,7 +334,7 @@ impl SiteConfig {
 
     /// Where the generator keeps caches between builds (git-ignored): `<root>/.measured`.
     pub fn cache_dir(&self) -> PathBuf {
-        self.root.join(".measured")
+        self.root.join(paths::CACHE)
     }
 }
 
@@ -491,6 +494,13 @@ fn validate(
             None => Place::file(path),
         }
     };
+    // Which of the folders `site.toml` may move it does move (paths::MOVABLE's order).
+    let set = [
+        experiments.as_ref().and_then(|e| e.dir.clone()),
+        experiments.as_ref().and_then(|e| e.frozen_dir.clone()),
+        machines.as_ref().and_then(|m| m.dir.clone()),
+    ];
+    texts::check(path, text, author.as_deref(), &languages, &mut diags);
     let (langs, default_lang) =
         languages_of(languages, &default_language, &err, &place_of, &mut diags);
     let experiments = experiments
@@ -507,6 +517,13 @@ fn validate(
         }) => (light_theme, dark_theme),
         None => (None, None),
     };
+    paths::check_moved(
+        root,
+        [&experiments.dir, &experiments.frozen_dir, &machines.dir],
+        set,
+        &|table, key, msg| paths::at_table_key(path, text, table, key, msg),
+        &mut diags,
+    );
     let tag_slugs = tags.unwrap_or_default();
     check_tag_slugs(&tag_slugs, &err, &mut diags);
     let hosts = hosts::validate(

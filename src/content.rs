@@ -31,7 +31,7 @@ pub struct FrontMatter {
     /// The 1-based line of `tags:` in the file, when it is there.
     pub tags_line: Option<usize>,
     /// Old URLs that redirect to the article: site paths, `/` first and last.
-    pub aliases: Vec<String>,
+    pub aliases: Vec<Alias>,
     /// The 1-based line of `aliases:` in the file, when it is there.
     pub aliases_line: Option<usize>,
     /// The claims this file declares for its article, with where each is written.
@@ -41,6 +41,17 @@ pub struct FrontMatter {
     pub card: Option<(String, usize)>,
     /// What the card says the value is (`card_label:`).
     pub card_label: Option<String>,
+}
+
+/// An old URL of the article (`aliases:`), decoded and composed ([`crate::urls::alias_path`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Alias {
+    /// The site path it names: `/café/` or `/2016/x.html`.
+    pub path: String,
+    /// As the front matter writes it (`/caf%C3%A9/`).
+    pub written: String,
+    /// The 1-based line of the file it is written on.
+    pub line: usize,
 }
 
 /// One Markdown file of `content/`.
@@ -210,6 +221,18 @@ fn validate(
         card_label,
     } = raw;
     let mut diags = Diagnostics::default();
+    let texts = [
+        ("title", Some(&title)),
+        ("description", description.as_ref()),
+        ("series", series.as_ref()),
+        ("card_label", card_label.as_ref()),
+    ];
+    let texts: Vec<(&str, &str)> = texts
+        .iter()
+        .filter_map(|(k, v)| v.map(|v| (*k, v.as_str())))
+        .chain(tags.iter().map(|t| ("tags", t.as_str())))
+        .collect();
+    diags.extend(frontmatter::check_text(path, split, &texts));
     let mut bad = |key: &str, msg: String, hint: String| {
         diags.push(frontmatter::at_key(path, split, key, msg, hint));
     };
@@ -238,7 +261,7 @@ fn validate(
             "name the series the part belongs to".into(),
         );
     }
-    let aliases = alias_paths(&aliases, &mut bad);
+    let aliases = alias_paths(split, &aliases, &mut bad);
     let claims = claims.map(|raw| {
         let key_line = frontmatter::key_line(split, "claims").unwrap_or(split.text_line);
         crate::frontmatter::claims::locate(split.text, split.text_line, key_line, raw)
@@ -285,12 +308,31 @@ fn slug_problem(slug: &str) -> Option<(String, String)> {
     ))
 }
 
-/// The site paths of `aliases:`; each that is not one is reported through `bad` and left out.
-fn alias_paths(aliases: &[String], bad: &mut dyn FnMut(&str, String, String)) -> Vec<String> {
+/// The site paths of `aliases:`, each with its line; each that is not one is reported through
+/// `bad` and left out.
+fn alias_paths(
+    split: &Split<'_>,
+    aliases: &[String],
+    bad: &mut dyn FnMut(&str, String, String),
+) -> Vec<Alias> {
+    let key_line = frontmatter::key_line(split, "aliases").unwrap_or(split.text_line);
+    let lines: Vec<&str> = split.text.lines().collect();
+    // The line of each entry: the first at or after the key (and the previous entry) holding it.
+    let mut from = key_line - split.text_line;
     aliases
         .iter()
         .filter_map(|a| {
+            let at = (from..lines.len()).find(|&i| lines[i].contains(a.as_str()));
+            if let Some(i) = at {
+                from = i;
+            }
+            let line = at.map_or(key_line, |i| split.text_line + i);
             crate::urls::alias_path(a)
+                .map(|path| Alias {
+                    path,
+                    written: a.clone(),
+                    line,
+                })
                 .map_err(|m| {
                     bad(
                         "aliases",

@@ -3,9 +3,13 @@
 //! `currentColor`, so a diagram reads in both colour schemes; its ids are made unique on the
 //! page; and it carries a text alternative (its messages or edges) for screen readers.
 
+mod clicks;
+
 use std::fmt::Write;
 
 use mermaid_svg::ast::{Diagram, FlowchartDiagram, SequenceDiagram, SequenceItem};
+
+pub use clicks::DiagramLink;
 
 use crate::html::escape;
 
@@ -23,6 +27,8 @@ pub struct DiagramOptions<'a> {
 pub struct DiagramError {
     pub line: Option<usize>,
     pub message: String,
+    /// What to do, when it is not to fix the Mermaid syntax.
+    pub hint: Option<&'static str>,
 }
 
 impl std::fmt::Display for DiagramError {
@@ -46,18 +52,28 @@ const COLOURS: [(&str, &str); 7] = [
     ("#fff", "d-label"),
 ];
 
-/// The inline SVG of a Mermaid diagram.
-pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<String, DiagramError> {
+/// A diagram drawn: its inline SVG, and the links it draws (for the link check).
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    pub svg: String,
+    pub links: Vec<DiagramLink>,
+}
+
+/// The inline SVG of a Mermaid diagram, with the links it draws.
+pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<Drawn, DiagramError> {
     let diagram = mermaid_svg::parse(source).map_err(parse_error)?;
     let svg = mermaid_svg::render_diagram(&diagram).map_err(|e| DiagramError {
         line: None,
         message: e.to_string(),
+        hint: None,
     })?;
+    let links = clicks::links(&svg, source)?;
     let body = drop_unused_markers(&recolour(&unique_ids(&svg, opts.id)));
     let Some(open_end) = body.find('>') else {
         return Err(DiagramError {
             line: None,
             message: "the renderer returned no SVG".into(),
+            hint: None,
         });
     };
     let (open, rest) = body.split_at(open_end);
@@ -66,11 +82,12 @@ pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<String, Diagra
     // The layout measured its text at this size: the page's own size must not apply.
     let font_size = attribute(open, "font-size").unwrap_or("14");
     let id = opts.id;
-    Ok(format!(
+    let svg = format!(
         "<svg class=\"diagram\" role=\"img\" aria-labelledby=\"{id}-t {id}-d\" viewBox=\"{view_box}\" style=\"{max_width}\" font-size=\"{font_size}\" xmlns=\"http://www.w3.org/2000/svg\"><title id=\"{id}-t\">{}</title><desc id=\"{id}-d\">{}</desc{rest}",
         escape(opts.title),
         escape(&describe(&diagram))
-    ))
+    );
+    Ok(Drawn { svg, links })
 }
 
 fn parse_error(e: mermaid_svg::ParseError) -> DiagramError {
@@ -78,6 +95,7 @@ fn parse_error(e: mermaid_svg::ParseError) -> DiagramError {
         mermaid_svg::ParseError::Syntax { message, line, .. } => DiagramError {
             line: Some(line),
             message,
+            hint: None,
         },
         mermaid_svg::ParseError::UnknownDiagramType(first) => DiagramError {
             line: Some(1),
@@ -85,10 +103,12 @@ fn parse_error(e: mermaid_svg::ParseError) -> DiagramError {
                 "`{}` is not a kind of Mermaid diagram (write `sequenceDiagram` or `flowchart LR` on the first line)",
                 first.trim()
             ),
+            hint: None,
         },
         other => DiagramError {
             line: None,
             message: other.to_string(),
+            hint: None,
         },
     }
 }
@@ -124,11 +144,24 @@ fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
 }
 
 /// Every `id` and reference to one prefixed with `prefix`, so two diagrams on a page do not
-/// share their arrowheads' ids.
+/// share their arrowheads' ids; a link's `<a href="#…">` leads to the page's own id, and stays.
 fn unique_ids(svg: &str, prefix: &str) -> String {
-    svg.replace(" id=\"", &format!(" id=\"{prefix}-"))
-        .replace("url(#", &format!("url(#{prefix}-"))
-        .replace("href=\"#", &format!("href=\"#{prefix}-"))
+    let svg = svg
+        .replace(" id=\"", &format!(" id=\"{prefix}-"))
+        .replace("url(#", &format!("url(#{prefix}-"));
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg.as_str();
+    while let Some(at) = rest.find("href=\"#") {
+        out.push_str(&rest[..at]);
+        out.push_str("href=\"#");
+        if !rest[..at].ends_with("<a ") {
+            out.push_str(prefix);
+            out.push('-');
+        }
+        rest = &rest[at + 7..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Each start tag's fixed `fill` and `stroke` colours replaced: the text colour by
@@ -333,7 +366,9 @@ mod tests {
 
     #[test]
     fn a_sequence_diagram_is_an_image_named_and_described_by_its_messages() {
-        let svg = mermaid(HANDSHAKE, &opts("d1", "TCP handshake")).unwrap();
+        let svg = mermaid(HANDSHAKE, &opts("d1", "TCP handshake"))
+            .unwrap()
+            .svg;
         let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
         let root = doc.root_element();
         assert_eq!(root.attribute("role"), Some("img"));
@@ -368,7 +403,7 @@ mod tests {
     #[test]
     fn colours_follow_the_page_and_ids_are_the_diagrams_own() {
         for source in [HANDSHAKE, LOOKUP] {
-            let svg = mermaid(source, &opts("d7", "x")).unwrap();
+            let svg = mermaid(source, &opts("d7", "x")).unwrap().svg;
             assert_eq!(hex_colours(&svg), Vec::<String>::new(), "{svg}");
             assert!(svg.contains("currentColor"), "{svg}");
             assert!(svg.contains("class=\"d-node\""), "{svg}");
@@ -420,7 +455,7 @@ mod tests {
             r##"<path id="mmd1-a" d="M286.2 119.8L-3 4" class="x2" stroke="#fff5ad" v="1.2.3">"##
         );
         for source in [HANDSHAKE, LOOKUP] {
-            let svg = mermaid(source, &opts("d9", "x")).unwrap();
+            let svg = mermaid(source, &opts("d9", "x")).unwrap().svg;
             let doc = roxmltree::Document::parse(&svg).unwrap();
             for node in doc.descendants().filter(|n| n.is_element()) {
                 for a in node.attributes() {
@@ -453,7 +488,7 @@ mod tests {
 
     #[test]
     fn a_flowchart_is_described_by_its_edges() {
-        let svg = mermaid(LOOKUP, &opts("d2", "DNS lookup")).unwrap();
+        let svg = mermaid(LOOKUP, &opts("d2", "DNS lookup")).unwrap().svg;
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let desc = doc.descendants().find(|n| n.has_tag_name("desc")).unwrap();
         assert_eq!(
@@ -480,5 +515,54 @@ mod tests {
         assert!(e.message.contains("receiver"), "{e}");
         let e = mermaid("sequenceDiagramm\n  A->>B: hi\n", &opts("d4", "x")).unwrap_err();
         assert_eq!(e.line, Some(1), "{e}");
+    }
+
+    #[test]
+    fn clicks_are_links_at_their_line_and_scripts_are_errors() {
+        let source = "flowchart LR\n    A[Intro] --> B[Other]\n    click A \"#intro\" \"to the intro\"\n    click B \"/other/?q=1&x=2\"\n";
+        let drawn = mermaid(source, &opts("d5", "x")).unwrap();
+        assert_eq!(
+            drawn.links,
+            [
+                DiagramLink {
+                    dest: "#intro".into(),
+                    line: Some(3)
+                },
+                DiagramLink {
+                    dest: "/other/?q=1&x=2".into(),
+                    line: Some(4)
+                },
+            ]
+        );
+        // The page's own anchor is left alone by the ids made unique.
+        assert!(drawn.svg.contains("<a href=\"#intro\""), "{}", drawn.svg);
+        for (click, line, what) in [
+            (
+                "click A \"javascript:alert(1)\"",
+                3,
+                "the link `javascript:alert(1)` runs a script",
+            ),
+            ("click A \" JaVaScRiPt:alert(1)\"", 3, "runs a script"),
+            (
+                "click A \"data:text/html,<script>x</script>\"",
+                3,
+                "runs a script",
+            ),
+            (
+                "click B call alert(1)",
+                3,
+                "a `click` that calls `alert` runs a script",
+            ),
+            (
+                "click B callback",
+                3,
+                "a `click` that calls `callback` runs a script",
+            ),
+        ] {
+            let source = format!("flowchart LR\n    A --> B\n    {click}\n");
+            let e = mermaid(&source, &opts("d6", "x")).unwrap_err();
+            assert_eq!(e.line, Some(line), "{click}: {e}");
+            assert!(e.message.contains(what), "{click}: {e}");
+        }
     }
 }

@@ -237,6 +237,28 @@ pub fn at_key(
         .with_hint(hint)
 }
 
+/// A text of the front matter (`fields`: each key with its value) that holds a character no
+/// page or feed may carry ([`crate::html::forbidden_char`]), which an escape in quotes writes
+/// (`"\0"`, `"\e"`), is an error at the key's line.
+pub fn check_text(path: &Path, split: &Split<'_>, fields: &[(&str, &str)]) -> Diagnostics {
+    let mut diags = Diagnostics::default();
+    for (key, value) in fields {
+        if let Some(c) = value.chars().find(|&c| crate::html::forbidden_char(c)) {
+            diags.push(at_key(
+                path,
+                split,
+                key,
+                format!(
+                    "front matter: `{key}` holds the control character U+{:04X}, which no page or feed can carry",
+                    u32::from(c)
+                ),
+                "remove it: an escape in double quotes writes one (\\0, \\e, \\x1b, \\u0000)",
+            ));
+        }
+    }
+    diags
+}
+
 fn yaml_error(path: &Path, split: &Split<'_>, e: &serde_yaml::Error) -> Diagnostic {
     // serde_yaml's messages end with " at line L column C"; we give the place ourselves.
     let full = e.to_string();

@@ -1,4 +1,7 @@
-//! Small HTML helpers: escaping text and attributes, and stripping tags for plain-text summaries.
+//! Small HTML helpers: escaping text and attributes, stripping tags for plain-text summaries,
+//! and the characters a page may carry (a program's terminal escapes removed).
+
+use std::borrow::Cow;
 
 /// Escapes text for an HTML element body or a double-quoted attribute.
 pub fn escape(s: &str) -> String {
@@ -54,9 +57,119 @@ pub fn strip_tags(html: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// Whether a link's target runs a script when followed (`javascript:`, `vbscript:`, `data:`),
+/// read as a browser reads it: case aside, with the spaces and controls it ignores removed.
+pub fn is_script_url(url: &str) -> bool {
+    let scheme: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .take_while(|&c| c != ':')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let has_colon = url.contains(':');
+    has_colon && matches!(scheme.as_str(), "javascript" | "vbscript" | "data")
+}
+
+/// Whether `c` is a character no page or feed may carry: XML forbids the C0 controls but tab,
+/// line feed and carriage return, and U+FFFE and U+FFFF; HTML reports DEL and the C1 controls.
+pub fn forbidden_char(c: char) -> bool {
+    matches!(c, '\0'..='\x08' | '\x0b' | '\x0c' | '\x0e'..='\x1f' | '\x7f'..='\u{9f}' | '\u{fffe}' | '\u{ffff}')
+}
+
+/// A program's output as a page may show it: ANSI escape sequences (colours, cursor moves,
+/// titles) removed, a carriage return that redraws a line made a line break, and every other
+/// character [`forbidden_char`] names dropped.
+pub fn terminal_text(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| forbidden_char(c) || c == '\r') {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => skip_escape(&mut chars),
+            // The C1 form of ESC [.
+            '\u{9b}' => skip_csi(&mut chars),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' => out.push('\n'),
+            c if forbidden_char(c) => {}
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Skips what follows an ESC: a control sequence (`[`…), a string (`]`, `P`, `X`, `^`, `_`, up
+/// to BEL or ESC `\\`), or one more character.
+fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    match chars.next() {
+        Some('[') => skip_csi(chars),
+        Some(']' | 'P' | 'X' | '^' | '_') => {
+            while let Some(c) = chars.next() {
+                if c == '\u{7}' || (c == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
+                    break;
+                }
+            }
+        }
+        // An intermediate byte, then the final one (`ESC ( B`).
+        Some(' '..='/') => {
+            chars.next();
+        }
+        _ => {}
+    }
+}
+
+/// Skips a control sequence's parameters and intermediates up to its final byte (`@`…`~`).
+fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    for c in chars.by_ref() {
+        if ('@'..='~').contains(&c) || !(' '..='?').contains(&c) {
+            break;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn script_urls_are_known_however_written() {
+        for url in [
+            "javascript:alert(1)",
+            " JavaScript:x",
+            "java\tscript:x",
+            "vbscript:x",
+            "data:text/html,<b>",
+        ] {
+            assert!(is_script_url(url), "{url}");
+        }
+        for url in [
+            "/a/",
+            "#x",
+            "https://e.org/javascript:",
+            "mailto:a@b",
+            "javascript",
+        ] {
+            assert!(!is_script_url(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn terminal_escapes_and_controls_are_removed_from_output() {
+        assert_eq!(terminal_text("plain\ttext\n"), "plain\ttext\n");
+        assert!(matches!(terminal_text("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            terminal_text("\u{1b}[1;31mred\u{1b}[0m ok\u{1b}]0;title\u{7} \u{1b}(Bx\u{8}\0\u{c}y"),
+            "red ok xy"
+        );
+        assert_eq!(terminal_text("10%\r20%\r\nend\r\n"), "10%\n20%\nend\n");
+        assert_eq!(terminal_text("a\u{9b}2Kb\u{1b}]8;;u\u{1b}\\c"), "abc");
+        assert!(
+            !terminal_text("\u{7f}\u{85}\u{fffe}x")
+                .chars()
+                .any(forbidden_char)
+        );
+    }
 
     #[test]
     fn escapes_and_strips() {

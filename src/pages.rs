@@ -14,10 +14,11 @@ use crate::lang::Lang;
 use crate::links;
 use crate::markdown::{self, Hooks, Labels, Link, Rendered};
 use crate::output::Output;
+use crate::site::reserved::Reserved;
 use crate::theme::ThemeIds;
 
 /// The folder of the standalone pages, beside `content/`.
-pub const DIR: &str = "pages";
+pub const DIR: &str = crate::config::paths::PAGES;
 
 /// A standalone page's source.
 #[derive(Debug, Clone)]
@@ -90,6 +91,20 @@ pub fn load(config: &SiteConfig, drafts: bool) -> Result<Vec<PageSource>, Diagno
             }
         }
     }
+    // Before anything renders, as an article's URL is checked: a page written where the site
+    // writes a file of its own would fail the build on that file, naming no page.
+    let reserved = Reserved::of(config);
+    for p in &pages {
+        if let Some(what) = reserved.taken(&p.url) {
+            diags.push(
+                Diagnostic::new(
+                    Place::file(&p.path),
+                    format!("the page's URL {} is taken by {what}", p.url),
+                )
+                .with_hint("rename the page's folder"),
+            );
+        }
+    }
     diags.into_result(pages)
 }
 
@@ -145,6 +160,17 @@ fn read(
         description,
         draft,
     } = raw;
+    let texts = [
+        ("title", title.as_str()),
+        ("description", description.as_deref().unwrap_or_default()),
+    ];
+    if let Some(d) = frontmatter::check_text(file, &split, &texts)
+        .0
+        .into_iter()
+        .next()
+    {
+        return Err(d);
+    }
     let url = format!("{}{name}/", config.lang_prefix(&lang));
     Ok(Some((
         PageSource {
@@ -206,34 +232,24 @@ pub fn render(
     diags.into_result(out)
 }
 
-/// What the build writes at `/<name>/` under a language's prefix besides articles: a page
-/// there would replace it (or, for a file of the output such as `atom.xml`, be its folder).
-fn taken(config: &SiteConfig, page: &PageSource, output: &Output) -> Option<String> {
-    let name = page.name.as_str();
-    let at_root = page.lang == config.default_lang;
+/// A file of the output (a theme file, a file of `static/`) that would be the page's folder.
+fn taken(page: &PageSource, output: &Output) -> Option<String> {
     let folder = page.url.trim_matches('/');
-    match name {
-        "tags" => Some("the tag index".into()),
-        "page" if config.paginate.is_some() => Some("the later pages of the listings".into()),
-        "experiments" if at_root => Some("the experiments' source pages".into()),
-        n if at_root && n == crate::search::DIR => Some("the search index".into()),
-        n if at_root && config.lang(n).is_some() => Some(format!("the home page of `{n}`")),
-        _ if output.contains(folder) => Some(format!("the file {folder} of the site")),
-        _ => None,
-    }
+    output
+        .contains(folder)
+        .then(|| format!("the file {folder} of the site"))
 }
 
 /// A page whose URL an article has too (the article's `slug:` or folder), or that the build
 /// writes something else at, as an error.
 pub fn check_collisions(
-    config: &SiteConfig,
     pages: &[Standalone],
     article_urls: &BTreeMap<&str, &Path>,
     output: &Output,
 ) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for p in pages {
-        if let Some(what) = taken(config, &p.source, output) {
+        if let Some(what) = taken(&p.source, output) {
             diags.push(
                 Diagnostic::new(
                     Place::file(&p.source.path),

@@ -412,19 +412,8 @@ impl Session {
     fn site(&mut self, config: &SiteConfig) -> Result<Site, Diagnostics> {
         let (content, docs) = content::load_with(config, &self.memo.docs)?;
         self.memo.docs = docs;
-        let reserved = [
-            (
-                "/experiments/".into(),
-                "the experiments' source pages".into(),
-            ),
-            (
-                format!("/{}/", crate::search::DIR),
-                "the search index".into(),
-            ),
-        ];
         let opts = AssembleOptions {
             drafts: self.opts.drafts,
-            reserved: reserved.into(),
         };
         site::assemble(config, content, opts)
     }

@@ -109,6 +109,7 @@ pub fn mark_translated(
         ))
     })?;
     let split = crate::frontmatter::split(&target, &text)?;
+    inside_site(config, &target)?;
     let kept: Vec<&str> = split
         .text
         .lines()
@@ -116,9 +117,29 @@ pub fn mark_translated(
         .collect();
     let added = [split.format.line("translated_from", &format!("\"{hash}\""))];
     let out = with_keys(&split, &kept, &added);
-    crate::atomic::file(&target, out.as_bytes())
+    // Through a symlink (a translation shared with another article stays shared), mode kept.
+    crate::atomic::rewrite(&target, out.as_bytes())
         .map_err(|e| crate::diag::io_error(&target, "write", &e))?;
     Ok(target)
+}
+
+/// A translation that is a link is rewritten through it, but only when it leads to a file of
+/// the site: measured writes nowhere else.
+fn inside_site(config: &SiteConfig, target: &Path) -> Result<(), Diagnostic> {
+    let (Ok(real), Ok(root)) = (target.canonicalize(), config.root.canonicalize()) else {
+        return Ok(());
+    };
+    if real.starts_with(&root) {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        Place::file(target),
+        format!(
+            "the translation is a link to {}, outside the site; measured writes only inside the site",
+            real.display()
+        ),
+    )
+    .with_hint("add `translated_from` to that file yourself, or copy it into the article folder"))
 }
 
 /// The file of `split` with the front matter lines `kept` and the top-level `added`: at the
@@ -230,6 +251,50 @@ mod tests {
         assert!(doc.front.draft);
         assert!(new_article(&config, "tcp-handshake", jiff::civil::date(2026, 11, 29)).is_err());
         assert!(new_article(&config, "Bad Slug", jiff::civil::date(2026, 11, 29)).is_err());
+    }
+
+    #[test]
+    fn marking_a_translation_writes_through_its_link_and_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let text = "base_url = \"https://e.org\"\ndefault_language = \"vi\"\n[languages.vi]\ntitle = \"A\"\n[languages.en]\ntitle = \"B\"\n";
+        let config = crate::config::parse(root, &root.join("site.toml"), text).unwrap();
+        std::fs::create_dir_all(root.join("content/a")).unwrap();
+        std::fs::create_dir_all(root.join("shared")).unwrap();
+        std::fs::write(
+            root.join("content/a/index.vi.md"),
+            "---\ntitle: A\ndate: 2026-01-02\n---\nx\n",
+        )
+        .unwrap();
+        let shared = root.join("shared/en.md");
+        std::fs::write(&shared, "---\ntitle: A\ndate: 2026-01-02\n---\ny\n").unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let link = root.join("content/a/index.en.md");
+        std::os::unix::fs::symlink("../../shared/en.md", &link).unwrap();
+        mark_translated(&config, "a", "en").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let written = std::fs::read_to_string(&shared).unwrap();
+        assert!(written.contains("translated_from: \""), "{written}");
+        let mode = std::fs::metadata(&shared).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644);
+        // A link out of the site is refused, and its file left as it was.
+        let outside = tempfile::tempdir().unwrap();
+        let theirs = outside.path().join("en.md");
+        std::fs::write(&theirs, "---\ntitle: A\ndate: 2026-01-02\n---\ny\n").unwrap();
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink(&theirs, &link).unwrap();
+        let e = mark_translated(&config, "a", "en").unwrap_err();
+        assert!(e.0[0].message.contains("outside the site"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&theirs).unwrap(),
+            "---\ntitle: A\ndate: 2026-01-02\n---\ny\n"
+        );
     }
 
     #[test]

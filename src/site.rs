@@ -10,6 +10,7 @@ use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::lang::Lang;
 
 mod aliases;
+pub mod reserved;
 mod tags;
 
 pub use aliases::Redirect;
@@ -59,15 +60,12 @@ pub struct Site {
 
 /// The folder of a listing's later pages: page n of the listing at `/tags/x/` is
 /// `/tags/x/page/n/` (Hugo's and Zola's shape); page 1 is the listing's own URL.
-pub const PAGES: &str = "page";
+pub use reserved::PAGES;
 
 /// Options of the assembly stage.
 #[derive(Debug, Clone, Default)]
 pub struct AssembleOptions {
     pub drafts: bool,
-    /// URLs that later stages write and no article may take, with what takes them (the
-    /// experiments' source pages, the search index); the listings' URLs are the site's own.
-    pub reserved: Vec<(String, String)>,
 }
 
 /// Pairs translations, gives URLs, sorts, and groups tags and series.
@@ -130,7 +128,7 @@ pub fn assemble(
             pages[i].translations = others;
         }
     }
-    let reserved = reserved_urls(config, &opts.reserved);
+    let reserved = reserved::Reserved::of(config);
     let mut diags = Diagnostics::default();
     if let Err(d) = check_urls(&pages, &reserved) {
         diags.extend(d);
@@ -163,30 +161,8 @@ pub fn assemble(
     })
 }
 
-/// The URLs the site's listings and later stages take (`taken`), with what takes each.
-fn reserved_urls(config: &SiteConfig, taken: &[(String, String)]) -> BTreeMap<String, String> {
-    let mut reserved: BTreeMap<String, String> = BTreeMap::new();
-    for lang in config.langs() {
-        let prefix = config.lang_prefix(lang);
-        reserved.insert(format!("{prefix}tags/"), "the tag index".into());
-        if prefix != "/" {
-            reserved.insert(prefix.clone(), format!("the home page of `{lang}`"));
-        }
-        // Taken however few articles there are, so an article never loses its URL when the
-        // site grows past a page.
-        if config.paginate.is_some() {
-            reserved.insert(
-                format!("{prefix}{PAGES}/"),
-                format!("the later pages of the home page of `{lang}` ({prefix}{PAGES}/2/, …)"),
-            );
-        }
-    }
-    reserved.extend(taken.iter().cloned());
-    reserved
-}
-
 /// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
-fn check_urls(pages: &[Page], reserved: &BTreeMap<String, String>) -> Result<(), Diagnostics> {
+fn check_urls(pages: &[Page], reserved: &reserved::Reserved) -> Result<(), Diagnostics> {
     let mut diags = Diagnostics::default();
     let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
     for p in pages {
@@ -195,7 +171,7 @@ fn check_urls(pages: &[Page], reserved: &BTreeMap<String, String>) -> Result<(),
                 diags.push(folder_name_error(p, &problem));
             }
         }
-        if let Some(what) = reserved.get(&p.url) {
+        if let Some(what) = reserved.taken(&p.url) {
             diags.push(
                 Diagnostic::new(
                     slug_place(p),
@@ -546,17 +522,10 @@ mod tests {
                 .is_empty()
         );
         assert_eq!(
-            assemble(
-                &config(),
-                content,
-                AssembleOptions {
-                    drafts: true,
-                    ..Default::default()
-                }
-            )
-            .unwrap()
-            .pages
-            .len(),
+            assemble(&config(), content, AssembleOptions { drafts: true })
+                .unwrap()
+                .pages
+                .len(),
             1
         );
     }

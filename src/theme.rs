@@ -65,7 +65,7 @@ pub fn load(root: &Path) -> Result<Theme, Diagnostics> {
             StaticSource::Builtin(file),
         );
     }
-    for (rel, path) in site_files(&root.join("templates"), &mut diags) {
+    for (rel, path) in site_files(root, &root.join("templates"), &mut diags) {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
                 templates.insert(rel, ThemeText { text, origin: path });
@@ -76,7 +76,7 @@ pub fn load(root: &Path) -> Result<Theme, Diagnostics> {
             )),
         }
     }
-    for (rel, path) in site_files(&root.join("static"), &mut diags) {
+    for (rel, path) in site_files(root, &root.join("static"), &mut diags) {
         statics.insert(rel, StaticSource::File(path));
     }
     diags.into_result(Theme { templates, statics })
@@ -92,31 +92,54 @@ fn builtin_files(dir: &'static Dir<'static>) -> Vec<&'static include_dir::File<'
     out
 }
 
-/// Files under `dir` as (path relative to `dir` with `/` separators, full path).
-fn site_files(dir: &Path, diags: &mut Diagnostics) -> Vec<(String, PathBuf)> {
+/// Files under `dir` as (path relative to `dir` with `/` separators, full path). A symbolic
+/// link is followed while it leads inside the site (`root`); one leading out of it, or to
+/// nothing, is an error naming it: its target is never read, let alone published.
+fn site_files(root: &Path, dir: &Path, diags: &mut Diagnostics) -> Vec<(String, PathBuf)> {
     if !dir.is_dir() {
         return Vec::new();
     }
+    let bounds: Vec<PathBuf> = [root, dir]
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
     let mut out = Vec::new();
-    for entry in WalkDir::new(dir).sort_by_file_name() {
-        match entry {
-            Ok(e) if e.file_type().is_file() => {
-                let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
-                let hidden = rel.iter().any(|c| c.to_string_lossy().starts_with('.'));
-                if !hidden {
-                    let rel = rel
-                        .iter()
-                        .map(|c| c.to_string_lossy())
-                        .collect::<Vec<_>>()
-                        .join("/");
-                    out.push((rel, e.path().to_path_buf()));
-                }
+    let mut entries = WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(entry) = entries.next() {
+        let e = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::new(
+                        Place::file(e.path().unwrap_or(dir)),
+                        format!("cannot read: {e}"),
+                    )
+                    .with_hint("fix or remove the file or link"),
+                );
+                continue;
             }
-            Ok(_) => {}
-            Err(e) => diags.push(Diagnostic::new(
-                Place::file(dir),
-                format!("cannot read: {e}"),
-            )),
+        };
+        let rel = e.path().strip_prefix(dir).unwrap_or(e.path());
+        if rel.iter().any(|c| c.to_string_lossy().starts_with('.')) {
+            continue;
+        }
+        if e.path_is_symlink() && !crate::config::paths::leads_inside(e.path(), &bounds) {
+            diags.push(crate::config::paths::outside_link(e.path()));
+            if e.file_type().is_dir() {
+                entries.skip_current_dir();
+            }
+            continue;
+        }
+        if e.file_type().is_file() {
+            let rel = rel
+                .iter()
+                .map(|c| c.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            out.push((rel, e.path().to_path_buf()));
         }
     }
     out

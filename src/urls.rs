@@ -43,15 +43,31 @@ pub fn suggestion(s: &str) -> String {
 pub const ALIAS_HINT: &str = "an alias is the old URL's path on this site, e.g. `aliases: [/posts/old-name/]` (or `/2016/01/old-name.html`)";
 
 /// The site path an `aliases:` entry names: `/posts/x/` for a folder (its `index.html` is
-/// written), `/2016/x.html` for a file. A full URL of this path is accepted as its path.
+/// written), `/2016/x.html` for a file. A full URL of this path is accepted as its path. The
+/// path is percent-decoded and put in Unicode's composed form (NFC) before it is checked, as a
+/// server maps a request to a file: `/caf%C3%A9/` is the folder `café/`, the same URL as
+/// `/café/`, and `/%2e%2e/` is `..`, refused.
 pub fn alias_path(alias: &str) -> Result<String, String> {
+    use unicode_normalization::UnicodeNormalization;
     let path = match alias.split_once("://") {
         Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
         None => alias.trim(),
     };
+    let lower = path.to_ascii_lowercase();
+    if let Some(encoded) = ["%2f", "%5c"].iter().find(|e| lower.contains(*e)) {
+        return Err(format!(
+            "`{}` is an encoded `{}`, which servers read differently",
+            encoded.to_ascii_uppercase(),
+            if *encoded == "%2f" { '/' } else { '\\' }
+        ));
+    }
+    let decoded = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .map_err(|_| "its percent-encoding is not UTF-8 text".to_string())?;
+    let path: String = decoded.nfc().collect();
     if let Some(c) = path
         .chars()
-        .find(|c| matches!(c, '?' | '#' | '\\') || c.is_control())
+        .find(|c| matches!(c, '?' | '#' | '\\' | '%') || c.is_control())
     {
         return Err(format!(
             "a redirect page cannot answer for a path with `{}`",
@@ -123,6 +139,43 @@ mod tests {
         assert_eq!(alias_path("/").unwrap_err(), "it is the home page");
         assert!(alias_path("/a/?p=1").unwrap_err().contains("`?`"));
         assert!(alias_path("/../x/").unwrap_err().contains("`..`"));
+    }
+
+    #[test]
+    fn aliases_are_decoded_and_composed_before_they_are_checked() {
+        assert_eq!(alias_path("/caf%C3%A9/").unwrap(), "/café/");
+        assert_eq!(alias_path("/cafe\u{301}/").unwrap(), "/café/");
+        assert_eq!(alias_path("/a%20b.html").unwrap(), "/a b.html");
+        for (alias, why) in [
+            (
+                "/%2e%2e/etc/",
+                "its segment `..` names a folder, not a page",
+            ),
+            ("/%2E/x/", "its segment `.` names a folder, not a page"),
+            (
+                "/a%2fb/",
+                "`%2F` is an encoded `/`, which servers read differently",
+            ),
+            (
+                "/a%5Cb/",
+                "`%5C` is an encoded `\\`, which servers read differently",
+            ),
+            (
+                "/a%3Fb/",
+                "a redirect page cannot answer for a path with `?`",
+            ),
+            (
+                "/a%00b/",
+                "a redirect page cannot answer for a path with `\\u{0}`",
+            ),
+            ("/a%FFb/", "its percent-encoding is not UTF-8 text"),
+            (
+                "/a%252e/",
+                "a redirect page cannot answer for a path with `%`",
+            ),
+        ] {
+            assert_eq!(alias_path(alias).unwrap_err(), why, "{alias}");
+        }
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //! 2. While the site renders, a background thread removes what killed builds left beside the
 //!    target (`.public.new-*` staging folders and `.public.old-*` retired outputs), skipping
 //!    those another build still holds ([`swap::leftovers`], listed before this build makes
-//!    its own). The build waits for it after the swap, which costs time only when removing
+//!    its own) and any that does not hold the marker (a staging folder gets it when it is
+//!    made): a folder of the user's named like a leftover is not ours to delete. The build waits for it after the swap, which costs time only when removing
 //!    them takes longer than building, so a build that ends leaves none.
 //! 3. [`Stage`]: the files go into a fresh `.public.new-*` folder, which the build holds
 //!    locked: the pages while they render (the stage is the build's [`Store`], so a build never
@@ -187,8 +188,7 @@ pub fn remove_retired(path: &Path) -> Result<(), Diagnostics> {
         .file_name()
         .map(|n| n.to_string_lossy())
         .is_some_and(|n| swap::is_leftover_name(&n));
-    let is_output = path.join(MARKER).is_file()
-        || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none());
+    let is_output = swap::is_ours(path);
     if !named || !is_output {
         return Err(Diagnostic::new(
             Place::file(path),

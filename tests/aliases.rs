@@ -154,7 +154,7 @@ fn an_alias_that_is_a_page_or_a_listing_or_a_file_is_an_error() {
     );
     let e = relative(&site, site.build_err());
     assert!(
-        e.contains("content/z/index.vi.md:4:1: error: the alias /atom.xml/ would replace the file /atom.xml the site writes"),
+        e.contains("content/z/index.vi.md:4:1: error: the alias /atom.xml/ is taken by the file atom.xml of the site"),
         "{e}"
     );
 }

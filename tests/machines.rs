@@ -156,6 +156,34 @@ fn another_machine_is_shown_with_its_values_and_claims_and_a_claim_failing_there
         Ok(vec!["big-box".to_string()])
     );
     let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    // The page's results.json holds every machine the page shows, with its provenance, and
+    // each claim's verdict on each of them.
+    let json: Value = serde_json::from_slice(b.output.get("a/results.json").unwrap()).unwrap();
+    let other = &json["machines"]["big-box"]["speed"];
+    assert_eq!(other["provenance"]["cpu"], "Big CPU 9000");
+    assert_eq!(other["results"]["ratio"]["value"], 1.5);
+    assert_eq!(other["conditions"]["runs"], 3);
+    assert_eq!(
+        json["experiments"]["speed"]["results"]["ratio"]["value"],
+        3.0
+    );
+    let verdicts: Vec<(&str, &str, &str)> = json["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let here = c["verdict"].as_str().unwrap();
+            (
+                c["id"].as_str().unwrap(),
+                here,
+                c["machines"]["big-box"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [("fast", "holds", "fails"), ("small", "holds", "holds")]
+    );
     let vi = html(&b, "a/index.html");
     assert_eq!(machines(&vi), ["Máy dựng trang này", "big-box"]);
     assert_eq!(

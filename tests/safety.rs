@@ -385,3 +385,19 @@ fn measured_builtin(name: &str) -> String {
         .join(name);
     std::fs::read_to_string(path).expect("a built-in template")
 }
+
+/// The stderr of a run of the binary that must fail.
+fn failed(out: std::process::Output) -> String {
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[path = "safety/sources.rs"]
+mod sources;
+
+#[path = "safety/pages.rs"]
+mod pages;

@@ -244,19 +244,8 @@ fn save_atomically(path: &Path, text: &str) {
 #[test]
 fn paths_outside_the_output_answer_404() {
     let site = site();
-    let outside = tempfile::tempdir().unwrap();
-    std::fs::write(outside.path().join("secret.txt"), "secret").unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::symlink;
-        symlink(
-            outside.path().join("secret.txt"),
-            site.path().join("static/leak.txt"),
-        )
-        .unwrap();
-        symlink(outside.path(), site.path().join("static/outside")).unwrap();
-        // A link out of the site in content/ fails the build (tests/safety.rs).
-    }
+    // A link out of the site in content/, static/ or templates/ fails the build
+    // (tests/safety.rs), so the output never holds what it leads to.
     let server = start(site.path());
     let addr = server.addr();
     assert_eq!(get(addr, "/style.css").status, 200, "the fixture serves");
@@ -273,11 +262,6 @@ fn paths_outside_the_output_answer_404() {
         "/site.toml",
         "/content/hello/index.en.md",
         "/a%00b",
-        // Symlinks leading outside: the build never follows them out of the site, and the
-        // server only answers from the in-memory output, so they cannot reach the disk.
-        "/leak.txt",
-        "/outside/secret.txt",
-        "/hello/leak.txt",
     ] {
         let reply = get(addr, target);
         assert_eq!(reply.status, 404, "{target}");

@@ -167,6 +167,18 @@ type Problem = (&'static str, String, &'static str);
 /// What is wrong with a host as its table gives it, key by key.
 fn problems(h: &HostConfig) -> Vec<Problem> {
     let mut found: Vec<Problem> = Vec::new();
+    // The name is typed after `run --on` and shown in hints as a command to paste: one plain word.
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if h.name.is_empty() || h.name.starts_with('-') || !h.name.chars().all(plain) {
+        found.push((
+            "[hosts.",
+            format!(
+                "the host's name {:?} is not one word of letters, digits, `-`, `_` and `.`",
+                h.name
+            ),
+            "name the host like [hosts.big-box]: it is what you type after `measured run --on`",
+        ));
+    }
     if let Some(problem) = text_problem(&h.ssh) {
         found.push(("ssh", format!("ssh {problem}"), "write the destination as you would give it to ssh: `user@192.0.2.7`, or a Host of your ~/.ssh/config"));
     } else if h.ssh.starts_with('-') || h.ssh.contains(char::is_whitespace) {
@@ -192,6 +204,12 @@ fn problems(h: &HostConfig) -> Vec<Problem> {
                 "ssh_options",
                 format!("ssh_options entry {o:?} {problem}"),
                 "each entry is an option of ssh_config(5) as `-o` takes it: \"StrictHostKeyChecking=yes\"",
+            ));
+        } else if let Some((problem, hint)) = super::ssh_options::problem(o) {
+            found.push((
+                "ssh_options",
+                format!("ssh_options entry {o:?}: {problem}"),
+                hint,
             ));
         }
     }
@@ -250,6 +268,30 @@ mod tests {
     }
 
     #[test]
+    fn ssh_options_that_run_commands_here_are_errors_at_their_line() {
+        for option in [
+            "ProxyCommand=touch /tmp/pwned",
+            "KnownHostsCommand=touch /tmp/pwned",
+            "LocalCommand=touch /tmp/pwned",
+            "PermitLocalCommand=yes",
+            "Match exec \\\"touch /tmp/pwned\\\"",
+            "ProxyJump=me@bastion",
+        ] {
+            let e = parse(&format!(
+                "[hosts.box]\nssh = \"me@h\"\nssh_options = [\"StrictHostKeyChecking=yes\", \"{option}\"]\n"
+            ))
+            .unwrap_err();
+            let key = option.split(['=', ' ']).next().unwrap();
+            assert!(
+                e.contains("site.toml:7:1: error: [hosts.box] ssh_options entry")
+                    && e.contains(&format!("`{key}` ")),
+                "{option}: {e}"
+            );
+            assert!(e.contains("~/.ssh/config"), "{e}");
+        }
+    }
+
+    #[test]
     fn bad_host_tables_are_errors_at_their_lines() {
         let e = parse("[hosts.box]\nssh = \"-oProxyCommand=x\"\nport = 0\nssh_options = [\"-v\"]\ndir = \"a\\nb\"\n")
             .unwrap_err();
@@ -267,6 +309,11 @@ mod tests {
             "{e}"
         );
         assert!(parse("[hosts.Big_Box]\nssh = \"me@h\"\nmachine = \"big-box\"\n").is_ok());
+        let e = parse("[hosts.\"a;touch b\"]\nssh = \"me@h\"\nmachine = \"box\"\n").unwrap_err();
+        assert!(
+            e.contains("site.toml:5:1: error: [hosts.a;touch b] the host's name \"a;touch b\" is not one word"),
+            "{e}"
+        );
         let e = parse("[hosts.box]\nssh = \"me@h\"\nuser = \"me\"\n").unwrap_err();
         assert!(e.contains("unknown field `user`"), "{e}");
     }

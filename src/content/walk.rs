@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use walkdir::{DirEntry, WalkDir};
+use walkdir::WalkDir;
 
-use crate::config::SiteConfig;
+use crate::config::{SiteConfig, paths};
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::lang::Lang;
 
@@ -52,8 +52,8 @@ pub(super) fn walk(config: &SiteConfig, content_dir: &Path) -> Walk {
                 continue;
             }
         };
-        if entry.path_is_symlink() && !leads_inside(&entry, &bounds) {
-            found.diags.push(outside_link(&entry));
+        if entry.path_is_symlink() && !paths::leads_inside(entry.path(), &bounds) {
+            found.diags.push(paths::outside_link(entry.path()));
             if entry.file_type().is_dir() {
                 entries.skip_current_dir();
             }
@@ -164,26 +164,6 @@ fn bad_language(path: &Path, code: &str, config: &SiteConfig) -> Diagnostic {
         "name the file index.<lang>.md with one of: {}",
         codes.join(", ")
     ))
-}
-
-/// Whether a symbolic link's target lies within one of `bounds`.
-fn leads_inside(entry: &DirEntry, bounds: &[PathBuf]) -> bool {
-    std::fs::canonicalize(entry.path())
-        .is_ok_and(|target| bounds.iter().any(|b| target.starts_with(b)))
-}
-
-fn outside_link(entry: &DirEntry) -> Diagnostic {
-    let target = std::fs::read_link(entry.path())
-        .map(|t| t.display().to_string())
-        .unwrap_or_default();
-    Diagnostic::new(
-        Place::file(entry.path()),
-        format!("a symbolic link to {target}, outside the site"),
-    )
-    .with_hint(
-        "copy what it points to into the site, or point it inside the site: \
-         the preview does not watch files outside it",
-    )
 }
 
 fn is_hidden(path: &Path, base: &Path) -> bool {

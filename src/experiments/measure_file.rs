@@ -84,25 +84,50 @@ pub fn measure_to_file(
     Ok(file)
 }
 
-/// Refuses an output inside the site's sources: a results file reaches `machines/` only
-/// through `measured results import`, which checks it.
+/// Refuses an output inside the site's sources (a results file reaches `machines/` only through
+/// `measured results import`, which checks it), and any existing file but a results file a
+/// measure wrote, which is measured over again.
 fn check_out(config: &SiteConfig, out: &Path) -> Result<(), Diagnostic> {
-    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let out = abs(out);
-    let sources = [
-        config.root.join("content"),
-        config.root.join("templates"),
-        config.root.join("static"),
-        config.experiments.dir.clone(),
-        config.experiments.frozen_dir.clone(),
-        config.machines.dir.clone(),
-    ];
-    match sources.iter().find(|s| out.starts_with(abs(s))) {
-        Some(s) => Err(Diagnostic::new(
-            Place::file(&out),
-            format!("--out lies inside the site's sources ({})", s.display()),
+    use crate::config::paths::{self, Overlap};
+    let resolved = paths::resolve(out);
+    let root = paths::resolve(&config.root);
+    let elsewhere = "write the results file elsewhere, e.g. `--out varint.results.json` outside the site's sources; `measured results import FILE` adds it to machines/";
+    for source in config.sources().iter().map(|s| paths::resolve(s)) {
+        let shown = source.strip_prefix(&root).unwrap_or(&source).display();
+        let what = match paths::overlap(&resolved, &source) {
+            Some(Overlap::Same) => format!("--out is the site's source {shown}"),
+            Some(Overlap::Inside) => format!("--out lies inside the site's sources ({shown})"),
+            Some(Overlap::Holds) => format!("--out holds the site's source {shown}"),
+            None => continue,
+        };
+        return Err(Diagnostic::new(
+            Place::file(out),
+            format!("{what}: measured never writes into the sources"),
         )
-        .with_hint("write the results file elsewhere, e.g. `--out varint.results.json` at the root; `measured results import FILE` adds it to machines/")),
-        None => Ok(()),
+        .with_hint(elsewhere));
     }
+    if root.starts_with(&resolved) {
+        return Err(
+            Diagnostic::new(Place::file(out), "--out holds the site's sources")
+                .with_hint(elsewhere),
+        );
+    }
+    match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Ok(m) if m.file_type().is_file() && is_results_file(out) => Ok(()),
+        _ => Err(Diagnostic::new(
+            Place::file(out),
+            "--out names a file that exists and is not a results file `measured measure` wrote; refusing to overwrite it",
+        )
+        .with_hint("pass a new path to --out (the default is NAME.results.json in the current folder), or delete the file first if you mean to replace it")),
+    }
+}
+
+/// Whether the regular file `path` starts as a results file does.
+fn is_results_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(256).read_to_end(&mut head))
+        .is_ok_and(|_| super::results_file::starts_like_one(&head))
 }

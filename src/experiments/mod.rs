@@ -464,3 +464,43 @@ pub fn freeze(config: &SiteConfig, names: &BTreeSet<String>) -> Result<Vec<PathB
     }
     diags.into_result(written)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(load: f64, affinity: Option<&str>) -> Run {
+        let mut provenance: Provenance = serde_json::from_value(serde_json::json!({
+            "experiment": "x", "source_hash": "", "lock_hash": "", "rustc": "", "cpu": "c",
+            "cores": 2, "kernel": "", "measured_at": "", "load_before": [load, 0.0, 0.0],
+            "load_after": [0.5, 0.0, 0.0], "duration_secs": 1.0, "quick": false, "command": ""
+        }))
+        .unwrap();
+        provenance.online_cores = Some(4);
+        provenance.affinity = affinity.map(str::to_string);
+        Run {
+            results: serde_json::json!({}),
+            output: String::new(),
+            provenance,
+        }
+    }
+
+    #[test]
+    fn runs_under_load_and_pinned_runs_are_told_apart_from_quiet_ones() {
+        // Pinned to CPU 0: one usable core, and the load of 11.7 of the recorded varint runs.
+        let pinned = Record::of_runs("x", "k", vec![run(11.7, Some("0")), run(0.4, Some("0"))]);
+        let c = Conditions::of(&pinned);
+        assert_eq!((c.usable, c.busy_runs, c.runs), (1, 1, 2));
+        assert_eq!(c.max_load, 11.7);
+        assert!(c.loaded() && c.pinned());
+        // Every core usable and a load below them: nothing to say.
+        let quiet = Record::of_runs("x", "k", vec![run(1.5, Some("0-3")), run(0.2, Some("0-3"))]);
+        let c = Conditions::of(&quiet);
+        assert_eq!(c.usable, 4);
+        assert!(!c.loaded() && !c.pinned());
+        // No affinity recorded (an older result): the cores it says it could use.
+        let old = Record::of_runs("x", "k", vec![run(3.0, None)]);
+        assert_eq!(Conditions::of(&old).usable, 2);
+        assert!(Conditions::of(&old).loaded());
+    }
+}

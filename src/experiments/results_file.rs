@@ -71,6 +71,29 @@ impl ResultsFile {
     }
 }
 
+/// Whether `head`, the first bytes of a file, starts as a results file `measured measure`
+/// writes (`{"format": "measured-results/…`): such a file may be measured over again.
+pub fn starts_like_one(head: &[u8]) -> bool {
+    let rest = |s: &[u8], token: &[u8]| -> Option<usize> {
+        let skip = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        s[skip..].starts_with(token).then_some(skip + token.len())
+    };
+    let mut at = 0;
+    for token in [
+        &b"{"[..],
+        b"\"format\"",
+        b":",
+        b"\"",
+        FORMAT_PREFIX.as_bytes(),
+    ] {
+        match rest(&head[at..], token) {
+            Some(n) => at += n,
+            None => return false,
+        }
+    }
+    true
+}
+
 /// The source hash the site publishes for an experiment (the provenance shows it).
 pub fn published_hash(info: &CrateInfo) -> &str {
     info.source_hash.get(..16).unwrap_or(&info.source_hash)

@@ -270,7 +270,7 @@ fn value_text(record: &Record, col: &Column, lang: &Lang) -> String {
         Ok(v) => match values::number(v) {
             Some(n) => n.show(col.filter.unwrap_or(n.kind.default_filter()), lang),
             None => match v {
-                Value::String(s) => s.clone(),
+                Value::String(s) => crate::html::terminal_text(s).into_owned(),
                 other => other.to_string(),
             },
         },

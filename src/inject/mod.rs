@@ -167,7 +167,7 @@ impl Injector<'_> {
                 Value::String(s) => Ok(format!(
                     "<span class=\"measured\" title=\"{}\">{}</span>",
                     escape(&self.where_measured(m, t)),
-                    escape(s)
+                    escape(&crate::html::terminal_text(s))
                 )),
                 Value::Bool(b) => Ok(escape(&b.to_string())),
                 other => Err(HookError::new(format!(
@@ -212,7 +212,7 @@ impl Injector<'_> {
     ) -> Result<String, HookError> {
         let text = match (values::number(v), v) {
             (Some(n), _) => n.show(n.kind.default_filter(), lang),
-            (None, Value::String(s)) => s.clone(),
+            (None, Value::String(s)) => crate::html::terminal_text(s).into_owned(),
             (None, other) => {
                 return Err(HookError::new(format!(
                     "`{reference}` is a {}, and `code` shows a string or a number",
@@ -354,7 +354,11 @@ impl Injector<'_> {
     }
 
     fn source_url(&self, name: &str, lang: &Lang) -> String {
-        format!("{}experiments/{name}/", self.config.lang_prefix(lang))
+        format!(
+            "{}{}/{name}/",
+            self.config.lang_prefix(lang),
+            crate::site::reserved::EXPERIMENTS
+        )
     }
 
     /// The provenance details shown under a figure.
@@ -475,7 +479,7 @@ impl Injector<'_> {
                 (escape(&n.show(f, lang)), Some(n.value))
             }
             None => match v {
-                Value::String(s) => (escape(s), None),
+                Value::String(s) => (escape(&crate::html::terminal_text(s)), None),
                 Value::Null => (String::new(), None),
                 other => (escape(&other.to_string()), None),
             },

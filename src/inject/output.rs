@@ -46,11 +46,9 @@ impl Injector<'_> {
     /// One declared table: its title, labelled columns, and cells of text or values.
     fn output_table(&self, m: &Measurement, t: &Value, lang: &Lang) -> Result<String, HookError> {
         let label = |v: &Value| -> String {
-            v.get(lang.code())
-                .or_else(|| v.get("en"))
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string()
+            let text = v.get(lang.code()).or_else(|| v.get("en"));
+            crate::html::terminal_text(text.and_then(Value::as_str).unwrap_or_default())
+                .into_owned()
         };
         let mut s = String::new();
         if let Some(title) = t.get("title") {
@@ -103,7 +101,7 @@ impl Injector<'_> {
         let path = path.as_str().unwrap_or_default();
         let v = values::at(&m.record.results, path)?;
         if let Value::String(text) = v {
-            return Ok((escape(text), false));
+            return Ok((escape(&crate::html::terminal_text(text)), false));
         }
         let n = values::number(v).ok_or_else(|| {
             HookError::new(format!(
@@ -126,7 +124,7 @@ impl Injector<'_> {
         format!(
             "<details class=\"raw-output\"><summary>{}</summary><pre class=\"output\" tabindex=\"0\"><code>{}</code></pre></details>",
             escape(&t.fill("raw_output", &[("run", &runs), ("runs", &runs)])),
-            crate::html::escape_body(m.record.output.trim_end())
+            crate::html::escape_body(crate::html::terminal_text(&m.record.output).trim_end())
         )
     }
 }

@@ -17,7 +17,9 @@ impl Injector<'_> {
         let (_, v) = values::resolve(self.measurements, reference)?;
         match (values::number(v), v) {
             (Some(n), _) => Ok(n.show(filter.unwrap_or(n.kind.default_filter()), lang)),
-            (None, Value::String(s)) if filter.is_none() => Ok(s.clone()),
+            (None, Value::String(s)) if filter.is_none() => {
+                Ok(crate::html::terminal_text(s).into_owned())
+            }
             (None, other) => Err(HookError::new(format!(
                 "`{reference}` is a {}, not a number to show",
                 values::type_name(other)

@@ -2,7 +2,7 @@
 //! caption the info string gives (```` ```mermaid {#fig-id} Caption ````), named for screen
 //! readers by that caption or by the kind of diagram in the page's language.
 
-use crate::diagram::{self, DiagramError, DiagramOptions};
+use crate::diagram::{self, DiagramError, DiagramLink, DiagramOptions};
 use crate::html::escape;
 
 use super::Labels;
@@ -17,15 +17,20 @@ pub(super) struct Placed<'a> {
     pub(super) caption: &'a str,
 }
 
-/// The figure of the diagram `code`.
-pub(super) fn html(code: &str, at: &Placed<'_>, labels: &Labels) -> Result<String, DiagramError> {
+/// The figure of the diagram `code`, and the links it draws.
+pub(super) fn html(
+    code: &str,
+    at: &Placed<'_>,
+    labels: &Labels,
+) -> Result<(String, Vec<DiagramLink>), DiagramError> {
     let title = if at.caption.is_empty() {
         default_name(code, labels)
     } else {
         at.caption
     };
     let svg_id = format!("mmd{}", at.n);
-    let svg = diagram::mermaid(code, &DiagramOptions { id: &svg_id, title })?;
+    let drawn = diagram::mermaid(code, &DiagramOptions { id: &svg_id, title })?;
+    let svg = drawn.svg;
     let caption = match at.numbered {
         Some((_, label)) => figures::caption(label, &escape(at.caption)),
         None if at.caption.is_empty() => String::new(),
@@ -35,8 +40,9 @@ pub(super) fn html(code: &str, at: &Placed<'_>, labels: &Labels) -> Result<Strin
         .numbered
         .map(|(id, _)| format!(" id=\"{}\"", escape(id)))
         .unwrap_or_default();
-    Ok(format!(
-        "<figure class=\"diagram-figure\"{id}>{svg}{caption}</figure>\n"
+    Ok((
+        format!("<figure class=\"diagram-figure\"{id}>{svg}{caption}</figure>\n"),
+        drawn.links,
     ))
 }
 

@@ -10,7 +10,9 @@
 //! - `diagrams`: ```` ```mermaid ```` blocks drawn as inline SVG ([`crate::diagram`]);
 //! - `figures`: ids on figures and tables (`{#fig-…}`, `{#tbl-…}`) numbered, `@fig-…` linked;
 //! - tables wrapped for scrolling, links collected for the link check, words counted;
-//! - `collect`: the summary (the first paragraph) and the searchable text.
+//! - `collect`: the summary (the first paragraph) and the searchable text;
+//! - `slips`: what would publish a broken page (a control character, a `<!--` never closed, a
+//!   formula whose braces do not balance), each an error at its character.
 
 mod code;
 mod collect;
@@ -20,6 +22,7 @@ mod footnotes;
 mod formula;
 mod headings;
 mod pass;
+mod slips;
 mod values;
 
 use std::collections::BTreeSet;
@@ -194,6 +197,9 @@ pub fn options() -> Options {
 pub fn render(input: &Input<'_>) -> Result<Rendered, Diagnostics> {
     let mut pass = pass::Pass::new(input);
     let events = merge_text(Parser::new_ext(input.body, options()).into_offset_iter());
+    for (at, slip) in slips::check(input.body, &events) {
+        pass.error(at, slip);
+    }
     let events = pass.run(events);
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events.into_iter());

@@ -435,7 +435,17 @@ impl<'a, 'i> Pass<'a, 'i> {
             caption: &caption,
         };
         match diagrams::html(code, &placed, self.input.labels) {
-            Ok(html) => {
+            Ok((html, links)) => {
+                // Checked like the body's links, at the line of the block that draws each.
+                for link in links {
+                    let at = link.line.map_or(offset, |line| {
+                        diagrams::line_offset(self.input.body, offset, line)
+                    });
+                    self.links.push(Link {
+                        dest: link.dest,
+                        place: self.place(at),
+                    });
+                }
                 // The index skips SVG: the diagram's text alternative is what it reads.
                 if let Some(desc) = html.split("<desc").nth(1).and_then(|d| d.split_once('>')) {
                     self.text
@@ -452,7 +462,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                 self.error(
                     at,
                     HookError::new(format!("this Mermaid diagram cannot be drawn: {}", e.message))
-                        .hint("Mermaid's syntax: `sequenceDiagram` then `A->>B: message` lines, or `flowchart LR` then `A[Box] --> B[Box]` lines"),
+                        .hint(e.hint.unwrap_or("Mermaid's syntax: `sequenceDiagram` then `A->>B: message` lines, or `flowchart LR` then `A[Box] --> B[Box]` lines")),
                 );
                 String::new()
             }
@@ -626,7 +636,7 @@ impl<'a, 'i> Pass<'a, 'i> {
         Place::of_offset(input.path, input.body, offset, input.body_line)
     }
 
-    fn error(&mut self, offset: usize, e: HookError) {
+    pub(super) fn error(&mut self, offset: usize, e: HookError) {
         let body = self.input.body;
         let line_in_body = crate::diag::line_col(body, offset).0;
         let mut d = Diagnostic::new(self.place(offset), e.message).with_line_of(body, line_in_body);

@@ -180,8 +180,7 @@ pub(super) fn check_pages(inputs: &RenderInputs, output: &Output) -> Result<(), 
         .iter()
         .map(|p| (p.url.as_str(), p.doc.path.as_path()))
         .collect();
-    let mut diags =
-        crate::pages::check_collisions(&inputs.config, &inputs.standalone, &articles, output);
+    let mut diags = crate::pages::check_collisions(&inputs.standalone, &articles, output);
     let targets = links::Targets {
         output,
         drafts: &inputs.site.drafts,

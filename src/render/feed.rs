@@ -51,7 +51,7 @@ pub(super) fn path(config: &SiteConfig, lang: &Lang) -> String {
 }
 
 /// A feed's file name, in the folder of the listing it follows.
-pub(super) const FILE: &str = "atom.xml";
+pub(super) const FILE: &str = crate::site::reserved::FEED;
 
 /// The output file of the feed of `tag`, beside its page: `tags/mang/atom.xml`.
 pub(super) fn tag_path(tag: &Tag) -> String {

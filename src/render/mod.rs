@@ -332,18 +332,11 @@ impl<'a> Renderer<'a> {
         let inputs = self.inputs;
         let lang = &inputs.config.default_lang;
         let not_found = site_files::not_found(inputs);
+        use crate::site::reserved::{NOT_FOUND, ROBOTS, SITEMAP};
         Ok(vec![
-            self.page("404.html".into(), "404.html", lang, &not_found)?,
-            self.file(
-                "sitemap.xml".into(),
-                "sitemap.xml",
-                &site_files::sitemap(inputs),
-            )?,
-            self.file(
-                "robots.txt".into(),
-                "robots.txt",
-                &site_files::robots(inputs),
-            )?,
+            self.page(NOT_FOUND.into(), "404.html", lang, &not_found)?,
+            self.file(SITEMAP.into(), "sitemap.xml", &site_files::sitemap(inputs))?,
+            self.file(ROBOTS.into(), "robots.txt", &site_files::robots(inputs))?,
         ])
     }
 

@@ -38,7 +38,11 @@ pub fn reproduce_of(
             let p = &m.by_name[name].record.provenance;
             Reproduce {
                 experiment: name.clone(),
-                source_url: format!("{}experiments/{name}/", config.lang_prefix(&page.doc.lang)),
+                source_url: format!(
+                    "{}{}/{name}/",
+                    config.lang_prefix(&page.doc.lang),
+                    crate::site::reserved::EXPERIMENTS
+                ),
                 command: p.command.clone(),
                 measure: crate::experiments::measure_command(name),
                 lock_hash: p.lock_hash.clone(),
@@ -78,8 +82,20 @@ pub fn results_json(
         .map(|n| {
             let r = &m.by_name[n].record;
             let mut e = record(r);
-            e["output"] = r.output.clone().into();
-            e["runs"] = serde_json::json!(r.runs);
+            // The output as the page shows it: without terminal escapes.
+            e["output"] = crate::html::terminal_text(&r.output).into();
+            let runs: Vec<serde_json::Value> = r
+                .runs
+                .iter()
+                .map(|run| {
+                    serde_json::json!({
+                        "provenance": run.provenance,
+                        "results": run.results,
+                        "output": crate::html::terminal_text(&run.output),
+                    })
+                })
+                .collect();
+            e["runs"] = runs.into();
             (n.clone(), e)
         })
         .collect();

@@ -21,7 +21,7 @@ use crate::diag::{Diagnostic, Diagnostics, Place};
 pub use crate::search_text::Text;
 
 /// Where the indexes live in the output, one folder per language.
-pub const DIR: &str = "search";
+pub const DIR: &str = crate::site::reserved::SEARCH;
 
 /// Files of an index: (path in the output, bytes).
 pub type Files = Vec<(String, Vec<u8>)>;

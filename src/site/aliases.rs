@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::Page;
+use super::reserved::Reserved;
+use crate::content::Alias;
 use crate::diag::{Diagnostic, Diagnostics, Place};
 
 /// An old URL and the page it now leads to.
@@ -27,56 +29,53 @@ impl Redirect {
     }
 }
 
-/// Every alias of `pages` as a redirect; `reserved` are the URLs the site's listings take.
-pub fn redirects(
-    pages: &[Page],
-    reserved: &BTreeMap<String, String>,
-) -> Result<Vec<Redirect>, Diagnostics> {
+/// Every alias of `pages` as a redirect; `reserved` are the URLs the site writes itself.
+pub fn redirects(pages: &[Page], reserved: &Reserved) -> Result<Vec<Redirect>, Diagnostics> {
     let mut diags = Diagnostics::default();
     let by_url: BTreeMap<&str, &Page> = pages.iter().map(|p| (p.url.as_str(), p)).collect();
-    let mut taken: BTreeMap<&str, &Page> = BTreeMap::new();
+    let mut taken: BTreeMap<&str, (&Page, &Alias)> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, p) in pages.iter().enumerate() {
-        for from in &p.doc.front.aliases {
-            let clash = if let Some(other) = by_url.get(from.as_str()) {
+        for alias in &p.doc.front.aliases {
+            let from = alias.path.as_str();
+            let clash = if let Some(other) = by_url.get(from) {
                 Some(format!(
                     "the alias {from} is the URL of the page {}",
                     other.doc.path.display()
                 ))
-            } else if let Some(what) = reserved.get(from) {
+            } else if let Some(what) = reserved.taken(from) {
                 Some(format!("the alias {from} is taken by {what}"))
             } else {
-                match taken.insert(from, p) {
-                    Some(other) if other.doc.path == p.doc.path => {
-                        Some(format!("the alias {from} is listed twice"))
-                    }
-                    Some(other) => Some(format!(
-                        "two articles claim the alias {from}: {} and {}",
+                match taken.insert(from, (p, alias)) {
+                    Some((other, first)) if other.doc.path == p.doc.path => Some(format!(
+                        "the aliases `{}` (line {}) and `{}` (line {}) are the same URL {from}",
+                        first.written.trim(),
+                        first.line,
+                        alias.written.trim(),
+                        alias.line
+                    )),
+                    Some((other, first)) => Some(format!(
+                        "two articles claim the alias {from}: {}:{} and {}:{}",
                         other.doc.path.display(),
-                        p.doc.path.display()
+                        first.line,
+                        p.doc.path.display(),
+                        alias.line
                     )),
                     None => None,
                 }
             };
             match clash {
-                Some(message) => {
-                    diags.push(Diagnostic::new(place(p), message).with_hint(
+                Some(message) => diags.push(
+                    Diagnostic::new(Place::at(&p.doc.path, alias.line, 1), message).with_hint(
                         "remove the alias from one of them: an old URL leads to one page",
-                    ))
-                }
+                    ),
+                ),
                 None => out.push(Redirect {
-                    from: from.clone(),
+                    from: from.to_string(),
                     to: i,
                 }),
             }
         }
     }
     diags.into_result(out)
-}
-
-fn place(p: &Page) -> Place {
-    match p.doc.front.aliases_line {
-        Some(line) => Place::at(&p.doc.path, line, 1),
-        None => Place::file(&p.doc.path),
-    }
 }

@@ -2,22 +2,11 @@
 //! an empty folder, or one that does not exist yet; never a file, a folder of other files, or
 //! a folder holding or inside the site's sources.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::MARKER;
+use crate::config::paths::{self, Overlap, resolve};
 use crate::diag::{Diagnostic, Diagnostics, Place, io_error};
-
-/// The site's own files and folders under its root: an output may neither be nor hold them.
-const SOURCES: [&str; 8] = [
-    "content",
-    "templates",
-    "static",
-    "experiments",
-    "frozen",
-    "machines",
-    "site.toml",
-    ".measured",
-];
 
 const SOURCES_HINT: &str =
     "choose an output folder outside the sources, such as public/ (the default)";
@@ -41,13 +30,11 @@ pub(super) fn check(out: &Path, root: &Path) -> Result<PathBuf, Diagnostics> {
     }
 }
 
-/// The site's sources: the fixed ones, and the experiments' folders `site.toml` may move.
+/// The site's sources ([`paths`]): under their default names, and where `site.toml` moves them.
 fn sources(root: &Path) -> Vec<PathBuf> {
-    let mut sources: Vec<PathBuf> = SOURCES.iter().map(|s| root.join(s)).collect();
+    let mut sources = paths::default_sources(root);
     if let Ok(config) = crate::config::load(root) {
-        sources.push(resolve(&config.experiments.dir));
-        sources.push(resolve(&config.experiments.frozen_dir));
-        sources.push(resolve(&config.machines.dir));
+        sources.extend(config.moved().into_iter().map(resolve));
     }
     sources
 }
@@ -65,17 +52,27 @@ fn check_sources(dir: &Path, root: &Path) -> Result<(), Diagnostics> {
         ));
     }
     for source in sources(root) {
-        if *dir == source {
-            return refuse(format!(
-                "the output folder is the site's source {}",
-                source.display()
-            ));
-        }
-        if dir.starts_with(&source) {
-            return refuse(format!(
-                "the output folder is inside the site's sources ({})",
-                source.display()
-            ));
+        match paths::overlap(dir, &source) {
+            Some(Overlap::Same) => {
+                return refuse(format!(
+                    "the output folder is the site's source {}",
+                    source.display()
+                ));
+            }
+            Some(Overlap::Inside) => {
+                return refuse(format!(
+                    "the output folder is inside the site's sources ({})",
+                    source.display()
+                ));
+            }
+            // A moved source outside the root, inside the output: the swap would take it.
+            Some(Overlap::Holds) => {
+                return refuse(format!(
+                    "the output folder holds the site's source {}",
+                    source.display()
+                ));
+            }
+            None => {}
         }
     }
     Ok(())
@@ -83,7 +80,7 @@ fn check_sources(dir: &Path, root: &Path) -> Result<(), Diagnostics> {
 
 /// An existing folder may be replaced when it is empty or holds the marker of an output.
 fn replaceable(dir: &Path) -> Result<(), Diagnostics> {
-    if dir.join(MARKER).is_file() {
+    if has_marker(dir) {
         return Ok(());
     }
     let mut entries =
@@ -106,28 +103,8 @@ fn replaceable(dir: &Path) -> Result<(), Diagnostics> {
     .into())
 }
 
-/// `p` made absolute, with symlinks resolved in the part that exists and `.` and `..` folded
-/// in the part that does not exist yet.
-fn resolve(p: &Path) -> PathBuf {
-    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let parts: Vec<Component<'_>> = abs.components().collect();
-    let (mut out, rest) = (1..=parts.len())
-        .rev()
-        .find_map(|k| {
-            let prefix: PathBuf = parts[..k].iter().collect();
-            std::fs::canonicalize(prefix)
-                .ok()
-                .map(|real| (real, &parts[k..]))
-        })
-        .unwrap_or_else(|| (PathBuf::from("/"), &parts[..]));
-    for c in rest {
-        match c {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(name) => out.push(name),
-            _ => {}
-        }
-    }
-    out
+/// Whether `dir` holds the marker as a regular file of its own: a symlink named like it (to
+/// any file anywhere) is no marker.
+pub(super) fn has_marker(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(MARKER)).is_ok_and(|m| m.file_type().is_file())
 }

@@ -29,6 +29,10 @@ impl Staging {
             .map_err(|e| io_error(parent, "create a staging folder", &e))?
             .keep();
         let lock = lock(&path);
+        // Marked from the start, so that the sweep of a later build knows a killed build's
+        // staging folder from a user's folder of the same shape of name.
+        std::fs::write(path.join(super::MARKER), super::MARKER_TEXT)
+            .map_err(|e| io_error(&path, "write the output's marker", &e))?;
         Ok(Staging {
             path,
             _lock: lock,
@@ -125,7 +129,14 @@ pub(super) fn leftovers(parent: &Path, name: &str) -> Vec<PathBuf> {
         })
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
         .map(|e| e.path())
+        .filter(|p| is_ours(p))
         .collect()
+}
+
+/// Whether the folder `path` is one measured made: it holds the marker (a regular file, not a
+/// link), or nothing at all (a build killed before writing the marker; an empty output).
+pub(super) fn is_ours(path: &Path) -> bool {
+    super::guard::has_marker(path) || std::fs::read_dir(path).is_ok_and(|mut d| d.next().is_none())
 }
 
 /// Removes `path` unless another process holds its lock (a build still writing it, or a
@@ -143,9 +154,10 @@ pub(super) fn lock(path: &Path) -> Option<Flock<File>> {
 }
 
 /// Removes a folder and everything in it, making read-only folders writable first if needed
-/// (an output the user made read-only is still ours to replace).
+/// (an output the user made read-only is still ours to replace). The marker goes last: a
+/// removal killed half-way leaves a folder the next sweep still knows as measured's.
 pub(super) fn remove_tree(path: &Path) {
-    if std::fs::remove_dir_all(path).is_ok() || !path.exists() {
+    if remove_marker_last(path).is_ok() || !path.exists() {
         return;
     }
     use std::os::unix::fs::PermissionsExt;
@@ -157,5 +169,21 @@ pub(super) fn remove_tree(path: &Path) {
             let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o755));
         }
     }
-    let _ = std::fs::remove_dir_all(path);
+    let _ = remove_marker_last(path);
+}
+
+/// Removes what `path` holds but the marker, then the marker with the folder.
+fn remove_marker_last(path: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(path)? {
+        let entry = entry?;
+        if entry.file_name() == super::MARKER {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
+        } else {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    std::fs::remove_dir_all(path)
 }

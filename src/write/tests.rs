@@ -120,6 +120,8 @@ fn the_sources_and_the_folders_holding_them_are_refused() {
         (root.join("content"), "is the site's source"),
         (root.join("content/a/out"), "is inside the site's sources"),
         (root.join("static/new"), "is inside the site's sources"),
+        (root.join("pages/out"), "is inside the site's sources"),
+        (root.join("pages"), "is the site's source"),
         (root.join(".measured"), "is the site's source"),
         (root.join("site.toml"), "is the site's source"),
         (
@@ -164,6 +166,7 @@ fn leftovers_of_killed_builds_are_swept_but_not_those_a_live_build_holds() {
     for leftover in [".public.new-abc", ".public.old-def"] {
         std::fs::create_dir_all(dir.path().join(leftover).join("a")).unwrap();
         std::fs::write(dir.path().join(leftover).join("a/index.html"), "x").unwrap();
+        std::fs::write(dir.path().join(leftover).join(MARKER), MARKER_TEXT).unwrap();
     }
     let held = dir.path().join(".public.new-live");
     std::fs::create_dir_all(&held).unwrap();
@@ -196,4 +199,75 @@ fn the_experiments_folders_site_toml_names_are_sources_too() {
         e.0[0].message.contains("is inside the site's sources"),
         "{e}"
     );
+}
+
+#[test]
+fn a_marker_that_is_a_symlink_is_no_marker() {
+    let (dir, _) = root();
+    let out = dir.path().join("f");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("b.txt"), "precious").unwrap();
+    let elsewhere = dir.path().join("hostname");
+    std::fs::write(&elsewhere, "box\n").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out.join(MARKER)).unwrap();
+    let e = write(&out, dir.path(), &site(&[("index.html", "x")])).unwrap_err();
+    assert!(
+        e.0[0]
+            .message
+            .starts_with("the output folder holds files that measured did not build"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("b.txt")).unwrap(),
+        "precious"
+    );
+    // The detached remover refuses it too.
+    let retired = dir.path().join(".public.old-link");
+    std::fs::create_dir_all(&retired).unwrap();
+    std::fs::write(retired.join("b.txt"), "precious").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, retired.join(MARKER)).unwrap();
+    assert!(remove_retired(&retired).is_err());
+    assert!(retired.join("b.txt").exists());
+}
+
+#[test]
+fn the_sweep_leaves_a_users_folder_named_like_a_leftover() {
+    let (dir, out) = root();
+    for (name, file) in [
+        (".public.old-mybackup", "notes.txt"),
+        (".public.new-mine", "draft.txt"),
+    ] {
+        std::fs::create_dir_all(dir.path().join(name)).unwrap();
+        std::fs::write(dir.path().join(name).join(file), "mine").unwrap();
+    }
+    // One with a marker that is a link is the user's too.
+    let linked = dir.path().join(".public.old-linked");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::fs::write(linked.join("a.txt"), "mine").unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", linked.join(MARKER)).unwrap();
+    // A killed build's empty staging folder is swept.
+    std::fs::create_dir_all(dir.path().join(".public.new-empty")).unwrap();
+    write(&out, dir.path(), &site(&[("index.html", "x")])).unwrap();
+    assert_eq!(
+        names(dir.path()),
+        [
+            ".public.new-mine",
+            ".public.old-linked",
+            ".public.old-mybackup",
+            "content",
+            "public"
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".public.old-mybackup/notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn a_staging_folder_is_marked_from_the_start() {
+    let (dir, _) = root();
+    let staging = swap::Staging::new(dir.path(), "public").unwrap();
+    assert!(guard::has_marker(staging.path()));
+    assert!(swap::is_ours(staging.path()));
 }

@@ -17,6 +17,15 @@ pub fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
+/// `s` as a word a person can paste into a shell: as it is when it holds only characters no
+/// shell reads specially, else [`quote`]d (an identity file named `k; touch x` runs nothing).
+pub fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c));
+    if plain { s.to_string() } else { quote(s) }
+}
+
 /// A folder of the host as a shell word: `~` and `~/…` from the home folder (`"$HOME"`, which
 /// the host's shell expands), a relative path from the home folder too (where ssh starts), an
 /// absolute one as it is.
@@ -37,8 +46,8 @@ pub fn quote_path(path: &str) -> String {
 pub struct Ssh {
     /// ssh's options and the destination, before the command.
     options: Vec<OsString>,
-    /// The command that connects as measured does, for messages: `ssh -o BatchMode=yes -p 2222
-    /// me@host`.
+    /// The command that connects as measured does, for messages, each word quoted for a shell
+    /// ([`shell_word`]): `ssh -o BatchMode=yes -p 2222 me@host`.
     pub shown: String,
 }
 
@@ -73,6 +82,7 @@ impl Ssh {
         }
         options.extend(["--".into(), host.ssh.clone().into()]);
         shown.push(host.ssh.clone());
+        let shown: Vec<String> = shown.iter().map(|w| shell_word(w)).collect();
         Ssh {
             options,
             shown: shown.join(" "),
@@ -286,7 +296,43 @@ mod tests {
         assert_eq!(pos("--") + 3, args.len());
         assert_eq!(
             ssh.shown,
-            "ssh -o BatchMode=yes -o StrictHostKeyChecking=no -o ConnectTimeout=3 -p 2222 -i /keys/id it's me@192.0.2.7"
+            r"ssh -o BatchMode=yes -o StrictHostKeyChecking=no -o ConnectTimeout=3 -p 2222 -i '/keys/id it'\''s' me@192.0.2.7"
         );
+    }
+
+    /// The command a hint shows, pasted into a shell, runs nothing but ssh with these words.
+    #[test]
+    fn the_command_shown_pastes_as_the_same_words() {
+        let mut h = host();
+        h.identity = Some(PathBuf::from("/keys/k; touch /tmp/pwned-$(id) `x` it's"));
+        h.ssh_options = vec!["User=me".into(), "HostKeyAlias=a b;c".into()];
+        let ssh = Ssh::new(&h);
+        let echoed = ssh.shown.replacen("ssh ", "printf '%s\\n' ", 1);
+        let out = Command::new("sh")
+            .args(["-c", &echoed])
+            .output()
+            .expect("sh");
+        let words: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        assert_eq!(
+            words,
+            [
+                "-o",
+                "BatchMode=yes",
+                "-o",
+                "User=me",
+                "-o",
+                "HostKeyAlias=a b;c",
+                "-p",
+                "2222",
+                "-i",
+                "/keys/k; touch /tmp/pwned-$(id) `x` it's",
+                "me@192.0.2.7"
+            ]
+        );
+        assert_eq!(shell_word("me@192.0.2.7"), "me@192.0.2.7");
+        assert_eq!(shell_word(""), "''");
     }
 }
