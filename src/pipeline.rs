@@ -291,6 +291,7 @@ impl Session {
         let work = Work::whole(&bodies);
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
         let mut warnings = marks::all_warnings(warnings, &site, &bodies.bodies, drift);
+        warnings.extend(site::drafts_warning(&config, &site));
         warnings.extend(m.warnings.iter().cloned());
         let mut inputs = RenderInputs {
             cards: Arc::new(cards),

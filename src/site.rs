@@ -222,6 +222,31 @@ fn check_urls(pages: &[Page], reserved: &BTreeMap<String, String>) -> Result<(),
     diags.into_result(())
 }
 
+/// A warning when the site publishes no article while drafts are left out: a build of a blog
+/// whose posts are all drafts (imported from a site built with `hugo -D`) would deploy an
+/// empty site without a word.
+pub fn drafts_warning(config: &SiteConfig, site: &Site) -> Option<Diagnostic> {
+    if !site.pages.is_empty() || site.drafts.is_empty() {
+        return None;
+    }
+    let articles: std::collections::BTreeSet<&std::path::Path> =
+        site.drafts.values().filter_map(|p| p.parent()).collect();
+    let n = articles.len();
+    Some(
+        Diagnostic::new(
+            Place::file(config.root.join("content")),
+            format!(
+                "no article is published: {} {n} {} `draft: true`, which a build leaves out",
+                if n == 1 { "the" } else { "all" },
+                if n == 1 { "article has" } else { "articles have" },
+            ),
+        )
+        .with_hint(
+            "preview them with --drafts (`measured build --drafts`, `measured serve --drafts`); to publish them, remove `draft: true` (an imported blog: import again with --drafts-as-published)",
+        ),
+    )
+}
+
 /// A page whose folder in the output is a file the site also writes (a theme file such as
 /// `style.css`, a feed, the sitemap) is an error naming the article, not the staging folder.
 pub fn check_output_paths(site: &Site, output: &crate::output::Output) -> Result<(), Diagnostics> {

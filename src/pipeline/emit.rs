@@ -54,6 +54,7 @@ impl Session {
         self.memo.pages = rendering.pages;
         self.add_files(inputs, theme, used, m, &mut output)?;
         render::add_redirects(inputs, &mut output)?;
+        render::add_site_redirects(inputs, &mut output)?;
         if self.once {
             // The pages are written: only the checks and the search index read the bodies
             // again, never their HTML, which is the largest part of them.

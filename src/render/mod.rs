@@ -13,6 +13,7 @@ mod link;
 mod listing;
 mod memo;
 mod meta;
+mod moved;
 mod prefix;
 mod redirect;
 mod reproduce;
@@ -38,6 +39,7 @@ use crate::output::{self, Kept, Output, Store};
 use crate::site::Site;
 
 pub use memo::PageMemo;
+pub use moved::add_site_redirects;
 pub use redirect::add_redirects;
 pub use reproduce::{Reproduce, reproduce_of, results_json};
 pub use templates::{Templates, compile};
@@ -107,6 +109,7 @@ pub fn render(
     let standalone = inputs
         .standalone
         .iter()
+        .filter(|page| !page.is_intro())
         .map(|page| renderer.standalone(page));
     let others = extras
         .chain(standalone)
@@ -150,7 +153,8 @@ pub fn render_pages(
     let mut files = Files::new();
     for r in rendered {
         match r {
-            Ok(file) => files.push(file),
+            // A feed is served at the old URLs that `[redirects]` leads to it too.
+            Ok(file) => files.extend(moved::copies(&inputs.config, file)),
             Err(d) => diags.push(d),
         }
     }
@@ -271,8 +275,11 @@ impl<'a> Renderer<'a> {
                 &page,
             )?)?);
         }
+        let config = &inputs.config;
         for tag in tags {
-            files.push(keep(self.tag_feed(lang, tag)?)?);
+            for file in moved::copies(config, self.tag_feed(lang, tag)?) {
+                files.push(keep(file)?);
+            }
         }
         let index = listing::tag_index(inputs, lang);
         let index_url = listing::tag_index_url(inputs, lang);
@@ -282,7 +289,9 @@ impl<'a> Renderer<'a> {
             lang,
             &index,
         )?)?);
-        files.push(keep(self.feed(lang)?)?);
+        for file in moved::copies(config, self.feed(lang)?) {
+            files.push(keep(file)?);
+        }
         Ok(files)
     }
 

@@ -1,0 +1,190 @@
+//! Links in a post's body as measured reads them: a link the old site resolved under its base
+//! URL or path (`/KhanhLanBlog/images/a.png`, `https://u.github.io/KhanhLanBlog/posts/x/`)
+//! made a site path (`/images/a.png`), an old URL of an imported post or page replaced by its
+//! new one, and a note for each linked file the source does not have. Fenced code is left
+//! alone.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::Note;
+
+/// What the links of a body are resolved against.
+pub struct Site<'a> {
+    /// The old base URL without its trailing slash (`https://u.github.io/blog`).
+    pub base_url: Option<&'a str>,
+    /// Its path (`/blog`), empty at a host's root.
+    pub base_path: &'a str,
+    /// Old site paths → new ones (`/posts/x/` → `/x/`).
+    pub moved: &'a BTreeMap<String, String>,
+    /// The static files copied (`/images/a.png`).
+    pub statics: &'a BTreeSet<String>,
+    /// The bundle's files at their old URLs (`/posts/x/a.png`), made relative later.
+    pub bundle: &'a BTreeSet<String>,
+}
+
+/// `body` with its links made site paths; how many changed, and a note (at `file`, the body
+/// starting at `first_line`) for each linked file that is not in the source.
+pub fn rewrite(
+    body: &str,
+    site: &Site<'_>,
+    file: &Path,
+    first_line: usize,
+    notes: &mut Vec<Note>,
+) -> (String, usize) {
+    let mut out = String::with_capacity(body.len());
+    let mut changed = 0;
+    let mut fence: Option<&str> = None;
+    for (i, line) in body.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        let opens = ["```", "~~~"].into_iter().find(|f| trimmed.starts_with(f));
+        match (fence, opens) {
+            (Some(f), Some(o)) if f == o => fence = None,
+            (Some(_), _) => {}
+            (None, Some(o)) => fence = Some(o),
+            (None, None) => {}
+        }
+        if fence.is_some() || opens.is_some() {
+            out.push_str(line);
+            continue;
+        }
+        let (text, n) = rewrite_line(line, site, &mut |target| {
+            notes.push(Note::at(
+                file,
+                first_line + i,
+                format!(
+                    "links the file `{target}`, which is not in the source's static files: put it in static/ at that path, or fix the link"
+                ),
+            ));
+        });
+        changed += n;
+        out.push_str(&text);
+    }
+    (out, changed)
+}
+
+/// Where a link's target starts after each of these (Markdown links and images, HTML
+/// attributes, reference definitions).
+const OPENERS: &[&str] = &["](", "src=\"", "href=\"", "src='", "href='", "]: "];
+
+/// One line with its links rewritten, and how many changed; `missing` is told each linked
+/// file the source lacks.
+fn rewrite_line(line: &str, site: &Site<'_>, missing: &mut dyn FnMut(&str)) -> (String, usize) {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    let mut changed = 0;
+    while let Some((at, opener)) = OPENERS
+        .iter()
+        .filter_map(|o| rest.find(o).map(|i| (i, *o)))
+        .min_by_key(|(i, _)| *i)
+    {
+        let start = at + opener.len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '"' | '\'' | '>'))
+            .unwrap_or(rest.len());
+        let target = &rest[..end];
+        let new = resolve(target, site, missing);
+        if new != target {
+            changed += 1;
+        }
+        out.push_str(&new);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    (out, changed)
+}
+
+/// A link's new target: a site path with the old base left out, moved where the post or page
+/// is now; `missing` is told when it names a file the source does not have.
+fn resolve(target: &str, site: &Site<'_>, missing: &mut dyn FnMut(&str)) -> String {
+    let Some(path) = site_path(target, site) else {
+        return target.to_string();
+    };
+    let split = path.find(['#', '?']).unwrap_or(path.len());
+    let (path, tail) = path.split_at(split);
+    let decoded = percent_encoding::percent_decode_str(path)
+        .decode_utf8_lossy()
+        .into_owned();
+    let slashed = format!("{}/", decoded.trim_end_matches('/'));
+    if let Some(new) = site
+        .moved
+        .get(&decoded)
+        .or_else(|| site.moved.get(&slashed))
+    {
+        return format!("{new}{tail}");
+    }
+    let last = decoded.rsplit('/').next().unwrap_or_default();
+    let is_file = last.contains('.') && !last.ends_with(".html") && !last.ends_with(".htm");
+    if is_file && !site.statics.contains(&decoded) && !site.bundle.contains(&decoded) {
+        missing(&decoded);
+    }
+    format!("{path}{tail}")
+}
+
+/// The target as a path of the old site (`/images/a.png`), if it is one: a full URL of the
+/// old base, or a path from the root, its base path left out.
+fn site_path(target: &str, site: &Site<'_>) -> Option<String> {
+    let path = match site.base_url.and_then(|b| strip_base(target, b)) {
+        Some(rest) => format!("/{}", rest.trim_start_matches('/')),
+        None if target.starts_with('/') && !target.starts_with("//") => target.to_string(),
+        None => return None,
+    };
+    let base = site.base_path;
+    if base.is_empty() || base == "/" {
+        return Some(path);
+    }
+    Some(match path.strip_prefix(base) {
+        Some(rest) if rest.is_empty() || rest.starts_with(['/', '#', '?']) => {
+            format!("/{}", rest.trim_start_matches('/'))
+        }
+        _ => path,
+    })
+}
+
+/// `target` without the old base URL (either scheme), if it starts with it.
+fn strip_base<'t>(target: &'t str, base: &str) -> Option<&'t str> {
+    let host = base.split_once("://").map_or(base, |(_, h)| h);
+    let host = host.split('/').next().unwrap_or(host);
+    ["https://", "http://", "//"].iter().find_map(|scheme| {
+        let rest = target.strip_prefix(scheme)?.strip_prefix(host)?;
+        (rest.is_empty() || rest.starts_with(['/', '#', '?'])).then_some(rest)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_under_the_base_path_become_site_paths_and_old_urls_new_ones() {
+        let moved = BTreeMap::from([("/posts/x/".to_string(), "/x/".to_string())]);
+        let statics = BTreeSet::from(["/images/a.png".to_string(), "/files/b c.pdf".to_string()]);
+        let site = Site {
+            base_url: Some("https://u.github.io/Blog"),
+            base_path: "/Blog",
+            moved: &moved,
+            statics: &statics,
+            bundle: &BTreeSet::new(),
+        };
+        let body = "![a](/Blog/images/a.png) [x](https://u.github.io/Blog/posts/x/#h)\n\
+            ```\n![a](/Blog/images/a.png)\n```\n\
+            <a href=\"/Blog/files/b%20c.pdf\">b</a> [gone](/Blog/images/gone.jpg) [out](https://other.org/Blog/a.png)\n";
+        let mut notes = Vec::new();
+        let (text, n) = rewrite(body, &site, Path::new("p.md"), 10, &mut notes);
+        assert_eq!(
+            text,
+            "![a](/images/a.png) [x](/x/#h)\n```\n![a](/Blog/images/a.png)\n```\n\
+             <a href=\"/files/b%20c.pdf\">b</a> [gone](/images/gone.jpg) [out](https://other.org/Blog/a.png)\n"
+        );
+        assert_eq!(n, 4);
+        assert_eq!(notes.len(), 1);
+        assert_eq!(notes[0].place, "p.md:14");
+        assert!(
+            notes[0].text.contains("`/images/gone.jpg`"),
+            "{}",
+            notes[0].text
+        );
+    }
+}

@@ -1,0 +1,516 @@
+//! Every file an import writes, planned from what was found: articles with their bundles,
+//! pages, the home page's introduction, static files, and `site.toml` with the old lists'
+//! redirects; nothing is written here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::items::{self, Item, Kind, Version};
+use super::old_urls::Rules;
+use super::sections::{Carried, Section};
+use super::source::{self, Found};
+use super::srcconfig::SourceConfig;
+use super::{Generator, ImportOptions, Note, Planned, Report};
+use super::{
+    body, drafts, front, links, lists, menus, old_urls, sections, site_toml, statics, tags,
+};
+use crate::config::SiteConfig;
+use crate::diag::Diagnostics;
+use crate::lang::Lang;
+
+/// What planning reads besides what was found.
+pub struct Inputs<'a> {
+    pub opts: &'a ImportOptions,
+    pub source: &'a SourceConfig,
+    /// The root's `site.toml`, when it has one.
+    pub existing: Option<&'a SiteConfig>,
+    pub default_lang: &'a Lang,
+}
+
+impl Inputs<'_> {
+    /// A language's URL prefix in measured (`/`, `/en/`).
+    fn prefix(&self, lang: &Lang) -> String {
+        if lang == self.default_lang {
+            "/".into()
+        } else {
+            format!("/{}/", lang.code())
+        }
+    }
+}
+
+/// Every file to write for `found`.
+pub fn plan(
+    inp: &Inputs<'_>,
+    found: Found,
+    report: &mut Report,
+) -> Result<Vec<Planned>, Diagnostics> {
+    let rules = Rules {
+        generator: inp.opts.generator,
+        config: inp.source,
+        default: inp.default_lang,
+    };
+    let langs = languages(inp, &found);
+    let reserved = reserved_names(inp, &langs);
+    let section_posts = found.sections;
+    let groups = source::group(found.posts, found.lang.as_ref(), inp.default_lang);
+    let ctx = items::Ctx {
+        opts: inp.opts,
+        rules: &rules,
+        default_lang: inp.default_lang,
+        reserved: &reserved,
+    };
+    let (items, left) = items::sort(&ctx, groups, report)?;
+    let statics = statics::collect(
+        inp.opts.generator,
+        &inp.opts.src,
+        inp.source,
+        &mut report.notes,
+    )?;
+    let sections = sections::read(
+        inp.opts.generator,
+        &inp.opts.src,
+        &section_posts,
+        inp.default_lang,
+        inp.source.default_lang.as_ref(),
+        report,
+    );
+    let taken =
+        |name: &str| items.iter().any(|i| i.name == name) || reserved.iter().any(|r| r == name);
+    let carried = sections::carry(
+        &sections,
+        main_section(inp, &items).as_deref(),
+        &taken,
+        report,
+    );
+    let tags = tags::tag_slugs(inp, &items, report);
+    let tag_slug = |name: &str| tags::tag_slug(inp.existing, &tags, name);
+    let prefix = |lang: &Lang| inp.prefix(lang);
+    let paginate = paginate(inp, &sections);
+    let mut redirects = lists::redirects(
+        &lists::Ctx {
+            generator: inp.opts.generator,
+            config: inp.source,
+            paginate,
+            tag_slug: &tag_slug,
+            prefix: &prefix,
+        },
+        &listed(inp, &rules, &items),
+        &sections,
+    );
+    for (from, lang) in &left.to_home {
+        redirects.insert(from.clone(), inp.prefix(lang));
+    }
+    add_page_redirects(inp, &items, &sections, &carried, &mut redirects);
+    settle_redirects(&items, &statics.paths, &mut redirects);
+    let moved = moved(&items, &redirects);
+    let mut files = statics.files;
+    report.images += files.len();
+    for item in &items {
+        files.extend(item_files(
+            inp,
+            &rules,
+            item,
+            &moved,
+            &statics.paths,
+            report,
+        )?);
+    }
+    files.extend(section_files(
+        &sections,
+        &carried,
+        &moved,
+        &statics.paths,
+        inp,
+        report,
+    ));
+    report.redirects = redirects.len();
+    let menus = menus::menus(inp, &items, &moved, &left.gone, report);
+    files.extend(site_toml::plan(
+        inp, &langs, &menus, &tags, &redirects, paginate, report,
+    )?);
+    drafts_summary(inp, &items, report);
+    // Two articles may show one static image.
+    files.sort_by(|a, b| a.dest.cmp(&b.dest));
+    files.dedup_by(|a, b| a.dest == b.dest && a.bytes == b.bytes);
+    Ok(files)
+}
+
+/// The languages of the new site, the default one first: the root's, or the source's and
+/// those its files are written in.
+fn languages(inp: &Inputs<'_>, found: &Found) -> Vec<Lang> {
+    if let Some(c) = inp.existing {
+        return c.langs().cloned().collect();
+    }
+    let mut langs = vec![inp.default_lang.clone()];
+    let named = inp.source.languages.iter().filter_map(|l| l.lang.clone());
+    let files = found
+        .posts
+        .iter()
+        .chain(&found.sections)
+        .filter_map(|p| p.lang.clone());
+    for lang in named.chain(files) {
+        if !langs.contains(&lang) {
+            langs.push(lang);
+        }
+    }
+    langs
+}
+
+/// Folder names measured writes its own pages at: a page cannot take them.
+fn reserved_names(inp: &Inputs<'_>, langs: &[Lang]) -> Vec<String> {
+    let mut names: Vec<String> = [
+        "tags",
+        crate::site::PAGES,
+        "experiments",
+        crate::search::DIR,
+        "index",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    names.extend(
+        langs
+            .iter()
+            .filter(|l| *l != inp.default_lang)
+            .map(|l| l.code().to_string()),
+    );
+    names
+}
+
+/// The section the source's home page listed: Hugo's `mainSections`, else the one with the
+/// most articles.
+fn main_section(inp: &Inputs<'_>, items: &[Item]) -> Option<String> {
+    if let Some(s) = inp.source.main_sections.first() {
+        return Some(s.clone());
+    }
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for item in items.iter().filter(|i| i.kind == Kind::Article) {
+        let top = item.versions[0]
+            .post
+            .section
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        *counts.entry(top.to_string()).or_default() += 1;
+    }
+    counts.into_iter().max_by_key(|(_, n)| *n).map(|(s, _)| s)
+}
+
+/// Articles a page of measured's lists shows: the root's `paginate`, else the source's.
+fn paginate(inp: &Inputs<'_>, sections: &[Section]) -> Option<usize> {
+    match inp.existing {
+        Some(c) => c.paginate.map(|p| p.get()),
+        None => inp
+            .source
+            .paginate
+            .or_else(|| {
+                sections
+                    .iter()
+                    .find(|s| s.path.is_empty())
+                    .and_then(|s| s.paginate)
+            })
+            .or(Some(crate::config::DEFAULT_PAGINATE)),
+    }
+}
+
+/// Every published article version as the lists see it.
+fn listed(inp: &Inputs<'_>, rules: &Rules<'_>, items: &[Item]) -> Vec<lists::Listed> {
+    items
+        .iter()
+        .filter(|i| i.kind == Kind::Article)
+        .flat_map(|i| &i.versions)
+        .filter(|v| !v.conv.draft)
+        .map(|v| {
+            let mut terms: Vec<(String, String)> = v
+                .conv
+                .own_tags
+                .iter()
+                .map(|t| ("tags".to_string(), t.clone()))
+                .collect();
+            terms.extend(
+                v.conv
+                    .categories
+                    .iter()
+                    .map(|c| ("categories".to_string(), c.clone())),
+            );
+            let _ = inp;
+            lists::Listed {
+                lang: v.lang.clone(),
+                old_prefix: rules.prefix(&v.post).trim_end_matches('/').to_string(),
+                section: v.post.section.clone(),
+                terms,
+                tags: v.conv.tags.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The old URLs of pages (which have no `aliases:`) and of the sections whose text is a page
+/// now, as redirects.
+fn add_page_redirects(
+    inp: &Inputs<'_>,
+    items: &[Item],
+    sections: &[Section],
+    carried: &[Carried],
+    redirects: &mut BTreeMap<String, String>,
+) {
+    for v in items
+        .iter()
+        .filter(|i| i.kind == Kind::Page)
+        .flat_map(|i| &i.versions)
+    {
+        for alias in &v.aliases {
+            redirects.insert(alias.clone(), v.new_url.clone());
+        }
+    }
+    for (s, c) in sections.iter().zip(carried) {
+        if let Carried::Page(name) = c {
+            let old = format!("{}/{}/", s.old_prefix, s.path);
+            redirects.insert(old, format!("{}{name}/", inp.prefix(&s.lang)));
+        }
+    }
+}
+
+/// `redirects` without those whose old URL is a page or file of the new site, or an
+/// article's alias (which answers already).
+fn settle_redirects(
+    items: &[Item],
+    statics: &BTreeSet<String>,
+    redirects: &mut BTreeMap<String, String>,
+) {
+    let taken: BTreeSet<&str> = items
+        .iter()
+        .flat_map(|i| &i.versions)
+        .flat_map(|v| {
+            let aliases = if !v.conv.draft {
+                v.aliases.as_slice()
+            } else {
+                &[]
+            };
+            std::iter::once(v.new_url.as_str()).chain(aliases.iter().map(String::as_str))
+        })
+        .collect();
+    redirects
+        .retain(|from, to| from != to && !taken.contains(from.as_str()) && !statics.contains(from));
+}
+
+/// Old site path → new one: every article's and page's old URLs, and the lists' redirects.
+fn moved(items: &[Item], redirects: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    let mut moved = redirects.clone();
+    for v in items.iter().flat_map(|i| &i.versions) {
+        for a in &v.aliases {
+            moved.insert(a.clone(), v.new_url.clone());
+        }
+    }
+    moved
+}
+
+/// The files of one article or page: each version's Markdown and the bundle's other files.
+fn item_files(
+    inp: &Inputs<'_>,
+    rules: &Rules<'_>,
+    item: &Item,
+    moved: &BTreeMap<String, String>,
+    statics: &BTreeSet<String>,
+    report: &mut Report,
+) -> Result<Vec<Planned>, Diagnostics> {
+    let (dir, bundle_dir) = match item.kind {
+        Kind::Article => (
+            PathBuf::from("content").join(&item.name),
+            PathBuf::from("content").join(&item.name),
+        ),
+        Kind::Page => (
+            PathBuf::from("pages").join(&item.name),
+            PathBuf::from("static").join(&item.name),
+        ),
+    };
+    let mut files = Vec::new();
+    for v in &item.versions {
+        let text = body_of(inp, rules, item, v, moved, statics, report);
+        let front = match item.kind {
+            Kind::Article => front::render(&v.conv, &v.aliases),
+            Kind::Page => page_front(&v.conv, &inp.opts.src.join(&v.post.rel), report),
+        };
+        files.push(Planned {
+            dest: dir.join(format!("index.{}.md", v.lang.code())),
+            bytes: format!("{front}{text}").into_bytes(),
+            from: v.post.rel.clone(),
+            appends: false,
+        });
+    }
+    let first = &item.versions[0].post;
+    let bundle = first.bundle.as_ref().map(|b| inp.opts.src.join(b));
+    for rel in &item.bundle_files {
+        let from = bundle.as_deref().unwrap_or(&inp.opts.src).join(rel);
+        let bytes = std::fs::read(&from)
+            .map_err(|e| crate::diag::io_error(&from, "read the bundle's file", &e))?;
+        report.images += 1;
+        files.push(Planned {
+            dest: bundle_dir.join(rel),
+            bytes,
+            from: from
+                .strip_prefix(&inp.opts.src)
+                .unwrap_or(&from)
+                .to_path_buf(),
+            appends: false,
+        });
+    }
+    match item.kind {
+        Kind::Article => {
+            report.articles += 1;
+            report.aliases += item.versions.iter().map(|v| v.aliases.len()).sum::<usize>();
+        }
+        Kind::Page => report.pages += 1,
+    }
+    Ok(files)
+}
+
+/// The body of version `v` as measured reads it (template syntax inert, bundle links relative,
+/// links under the old base made site paths), with what is left to fix and what was dropped
+/// added to the report.
+fn body_of(
+    inp: &Inputs<'_>,
+    rules: &Rules<'_>,
+    item: &Item,
+    v: &Version,
+    moved: &BTreeMap<String, String>,
+    statics: &BTreeSet<String>,
+    report: &mut Report,
+) -> String {
+    let file = inp.opts.src.join(&v.post.rel);
+    let inert = body::inert(inp.opts.generator, &file, v.conv.body_line, &v.conv.body);
+    report.highlights += inert.highlights;
+    report.to_fix.extend(inert.notes);
+    let old_dirs = old_urls::old_dirs(rules, &v.post, &v.conv);
+    let bundle: BTreeSet<String> = old_dirs
+        .iter()
+        .flat_map(|d| {
+            item.bundle_files
+                .iter()
+                .map(move |f| format!("{d}{}", f.to_string_lossy().replace('\\', "/")))
+        })
+        .collect();
+    let site = links::Site {
+        base_url: inp.source.base_url.as_deref(),
+        base_path: &inp.source.base_path,
+        moved,
+        statics,
+        bundle: &bundle,
+    };
+    let (text, rewritten) = links::rewrite(
+        &inert.text,
+        &site,
+        &file,
+        v.conv.body_line,
+        &mut report.to_fix,
+    );
+    let (text, bundled) = body::rewrite_links(&text, &old_dirs, &item.bundle_files);
+    report.links_rewritten += rewritten + bundled;
+    report.to_fix.extend(v.conv.to_fix.iter().cloned());
+    report
+        .to_fix
+        .extend(old_urls::permalink_note(rules, &file, &v.post, &v.conv));
+    report.dropped.extend(v.conv.dropped.iter().cloned());
+    text
+}
+
+/// A page's front matter: `title`, `description`, `draft` (what `pages/` reads).
+fn page_front(conv: &front::Converted, file: &Path, report: &mut Report) -> String {
+    let mut entries: Vec<(&str, Value)> = Vec::new();
+    let title = conv.title.clone().unwrap_or_else(|| {
+        report
+            .to_fix
+            .push(Note::at(file, 1, "no `title`: write one"));
+        String::from("?")
+    });
+    entries.push(("title", Value::String(title)));
+    if let Some(d) = &conv.description {
+        entries.push(("description", Value::String(d.clone())));
+    }
+    if conv.draft {
+        entries.push(("draft", Value::Bool(true)));
+    }
+    crate::frontmatter::foreign::write_yaml(&entries)
+}
+
+/// The home page's introductions and the pages made of sections' texts.
+fn section_files(
+    sections: &[Section],
+    carried: &[Carried],
+    moved: &BTreeMap<String, String>,
+    statics: &BTreeSet<String>,
+    inp: &Inputs<'_>,
+    report: &mut Report,
+) -> Vec<Planned> {
+    let mut texts: BTreeMap<PathBuf, (String, Option<String>, Vec<String>, PathBuf)> =
+        BTreeMap::new();
+    for (s, c) in sections.iter().zip(carried) {
+        let empty = BTreeSet::new();
+        let site = links::Site {
+            base_url: inp.source.base_url.as_deref(),
+            base_path: &inp.source.base_path,
+            moved,
+            statics,
+            bundle: &empty,
+        };
+        let (text, n) = links::rewrite(&s.text, &site, &s.file, s.body_line, &mut report.to_fix);
+        report.links_rewritten += n;
+        let dest = match c {
+            Carried::Intro => PathBuf::from("pages").join(format!("index.{}.md", s.lang.code())),
+            Carried::Page(name) => PathBuf::from("pages")
+                .join(name)
+                .join(format!("index.{}.md", s.lang.code())),
+            Carried::Nothing => continue,
+        };
+        let title = s.title.clone().unwrap_or_else(|| s.path.clone());
+        let entry = texts
+            .entry(dest)
+            .or_insert_with(|| (title, s.description.clone(), Vec::new(), s.file.clone()));
+        // The home's own text first, then the main section's.
+        if s.path.is_empty() {
+            entry.2.insert(0, text.trim().to_string());
+        } else {
+            entry.2.push(text.trim().to_string());
+        }
+    }
+    texts
+        .into_iter()
+        .map(|(dest, (title, description, parts, file))| {
+            let mut entries = vec![("title", Value::String(title))];
+            if let Some(d) = description {
+                entries.push(("description", Value::String(d)));
+            }
+            let front = crate::frontmatter::foreign::write_yaml(&entries);
+            Planned {
+                dest,
+                bytes: format!("{front}{}\n", parts.join("\n\n")).into_bytes(),
+                from: file
+                    .strip_prefix(&inp.opts.src)
+                    .unwrap_or(&file)
+                    .to_path_buf(),
+                appends: false,
+            }
+        })
+        .collect()
+}
+
+/// The summary's sentence on drafts: how many, and what the live site did with them.
+fn drafts_summary(inp: &Inputs<'_>, items: &[Item], report: &mut Report) {
+    let articles: Vec<&Version> = items
+        .iter()
+        .filter(|i| i.kind == Kind::Article)
+        .flat_map(|i| &i.versions)
+        .collect();
+    let drafts = articles.iter().filter(|v| v.was_draft).count();
+    let live = drafts::live_build(inp.opts.generator, &inp.opts.src, inp.source);
+    report.drafts = drafts::sentence(
+        inp.opts.generator,
+        drafts,
+        articles.len(),
+        &live,
+        inp.opts.drafts_as_published,
+    );
+    let _ = Generator::Hugo;
+}
