@@ -4,6 +4,13 @@
 
 mod common;
 
+#[path = "import/blogs.rs"]
+mod blogs;
+#[path = "import/hugo.rs"]
+mod hugo;
+#[path = "import/others.rs"]
+mod others;
+
 use std::path::Path;
 
 use common::{TestSite, attrs, html, snapshot};

@@ -66,7 +66,7 @@ fn builds_drafts(generator: Generator, line: &str) -> bool {
             &["-D", "--buildDrafts", "--buildDrafts=true", "--builddrafts"],
         ),
         Generator::Zola => ("zola", &["--drafts"]),
-        Generator::Jekyll => ("jekyll", &["--unpublished"]),
+        Generator::Jekyll => ("jekyll", &["--drafts", "--unpublished"]),
     };
     let env = generator == Generator::Hugo
         && words
@@ -118,20 +118,17 @@ pub fn sentence(
     let what = match &live.publishes {
         Some(n) => format!("the live site published them ({} at {})", n.text, n.place),
         None => {
-            let read = if live.read.is_empty() {
-                "no deploy file found".to_string()
-            } else {
-                let names: Vec<String> =
-                    live.read.iter().map(|p| p.display().to_string()).collect();
-                format!("none in {}", names.join(", "))
-            };
+            let read: Vec<String> = std::iter::once("its configuration".to_string())
+                .chain(live.read.iter().map(|p| p.display().to_string()))
+                .collect();
             format!(
-                "the live site left them out as far as its files say (no {} building drafts: {read})",
+                "the live site left them out as far as its files say (no {} in {})",
                 match generator {
                     Generator::Hugo => "`buildDrafts = true` or `hugo -D`",
                     Generator::Zola => "`zola build --drafts`",
-                    Generator::Jekyll => "`jekyll build --unpublished`",
-                }
+                    Generator::Jekyll => "`jekyll build --drafts` or `--unpublished`",
+                },
+                read.join(", ")
             )
         }
     };

@@ -38,6 +38,9 @@ pub struct Converted {
     pub aliases_line: usize,
     /// The line of `categories:`, 1 when there is none.
     pub categories_line: usize,
+    /// The lines of `date:` and `tags:` (a page has neither), 1 when there is none.
+    pub date_line: usize,
+    pub tags_line: usize,
     /// `layout:` and `type:`: how the source's theme renders the file (a page, a search
     /// page, an archive), read and still noted as dropped.
     pub layout: Option<String>,
@@ -99,6 +102,8 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
         .iter()
         .find_map(|k| frontmatter::key_line(&split, k))
         .unwrap_or(1);
+    out.date_line = frontmatter::key_line(&split, "date").unwrap_or(1);
+    out.tags_line = frontmatter::key_line(&split, "tags").unwrap_or(1);
     out.aliases = take_list(&mut map, "aliases");
     out.aliases.extend(take_list(&mut map, "redirect_from"));
     out.layout = map.get("layout").and_then(text);

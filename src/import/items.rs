@@ -261,7 +261,12 @@ fn item(
         } else {
             format!("/{}/{name}/", lang.code())
         };
-        let made_line = if conv.url.is_some() { conv.url_line } else { 1 };
+        // Where the old URL comes from: `url:`/`permalink:`, or Jekyll's categories in it.
+        let made_line = match (&conv.url, ctx.opts.generator) {
+            (Some(_), _) => conv.url_line,
+            (None, Generator::Jekyll) if !conv.categories.is_empty() => conv.categories_line,
+            _ => 1,
+        };
         let mut old: Vec<(String, usize)> = ctx
             .rules
             .old_urls(&post, &conv)
@@ -284,6 +289,9 @@ fn item(
         if kind == Kind::Article && conv.date.is_none() {
             report.to_fix.push(front::no_date(&file));
         }
+        if kind == Kind::Page {
+            page_notes(&file, &mut conv);
+        }
         let was_draft = conv.draft || post.origin == Origin::Draft;
         conv.draft = was_draft && !ctx.opts.drafts_as_published;
         versions.push(Version {
@@ -301,6 +309,34 @@ fn item(
         versions,
         bundle_files,
     })
+}
+
+/// What a page (of `pages/`) does not carry: its date and tags, and the old theme's template.
+fn page_notes(file: &std::path::Path, conv: &mut Converted) {
+    for note in &mut conv.dropped {
+        let key = note.text.split('`').nth(1).unwrap_or_default();
+        if key == "layout" || key == "type" {
+            note.text = format!(
+                "`{key}` dropped: the file is a page now (pages/), shown with templates/standalone.html"
+            );
+        }
+    }
+    let updated = conv.updated.take().is_some();
+    if conv.date.take().is_some() || updated {
+        conv.dropped.push(Note::at(
+            file,
+            conv.date_line,
+            "`date` and `lastmod` dropped: a page (pages/) has no date and is in no list or feed",
+        ));
+    }
+    if !conv.tags.is_empty() {
+        conv.tags.clear();
+        conv.dropped.push(Note::at(
+            file,
+            conv.tags_line,
+            "`tags` dropped: a page (pages/) is on no tag page; tag an article instead",
+        ));
+    }
 }
 
 /// `aliases` without those measured writes something at (`/tags/`, `/search/`), each noted

@@ -89,7 +89,7 @@ pub(super) fn menus(
 
 /// The paths a menu may name a content file by: Hugo's `pageRef` (`/about`, `posts/x`) and
 /// Jekyll's `header_pages` (`about.md`).
-fn content_paths(rel: &Path) -> Vec<String> {
+pub(super) fn content_paths(rel: &Path) -> Vec<String> {
     let rel = rel.to_string_lossy().replace('\\', "/");
     let inner = rel.strip_prefix("content/").unwrap_or(&rel).to_string();
     let no_ext = inner

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::front::Converted;
-use super::source::Post;
+use super::source::{Origin, Post};
 use super::srcconfig::SourceConfig;
 use super::{Generator, Note};
 use crate::lang::Lang;
@@ -41,6 +41,7 @@ impl Rules<'_> {
     /// does not know cannot, and is reported by [`permalink_note`]).
     pub fn old_url(&self, post: &Post, conv: &Converted) -> Option<String> {
         let url = match (&conv.url, self.generator) {
+            (None, Generator::Jekyll) if post.origin == Origin::Page => self.jekyll_page(post),
             (Some(url), Generator::Jekyll) => jekyll(url, post, conv),
             (Some(url), _) => url.clone(),
             (None, Generator::Jekyll) => jekyll(&self.jekyll_pattern(), post, conv),
@@ -61,6 +62,17 @@ impl Rules<'_> {
             format!("/{code}")
         } else {
             String::new()
+        }
+    }
+
+    /// A Jekyll page's URL: `/<folder>/<name>/` with a pattern ending in `/` (`pretty`), else
+    /// `/<folder>/<name>.html`.
+    fn jekyll_page(&self, post: &Post) -> String {
+        let path = join(&post.section, &post.stem);
+        if self.jekyll_pattern().ends_with('/') {
+            format!("/{path}/")
+        } else {
+            format!("/{path}.html")
         }
     }
 

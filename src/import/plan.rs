@@ -61,7 +61,8 @@ pub fn plan(
         default_lang: inp.default_lang,
         reserved: &reserved,
     };
-    let (items, left) = items::sort(&ctx, groups, report)?;
+    let (mut items, left) = items::sort(&ctx, groups, report)?;
+    tags::one_form(&mut items);
     let statics = statics::collect(
         inp.opts.generator,
         &inp.opts.src,
@@ -69,7 +70,6 @@ pub fn plan(
         &mut report.notes,
     )?;
     let sections = sections::read(
-        inp.opts.generator,
         &inp.opts.src,
         &section_posts,
         inp.default_lang,
@@ -88,43 +88,37 @@ pub fn plan(
     let tag_slug = |name: &str| tags::tag_slug(inp.existing, &tags, name);
     let prefix = |lang: &Lang| inp.prefix(lang);
     let paginate = paginate(inp, &sections);
-    let mut redirects = lists::redirects(
-        &lists::Ctx {
-            generator: inp.opts.generator,
-            config: inp.source,
-            paginate,
-            tag_slug: &tag_slug,
-            prefix: &prefix,
-        },
-        &listed(inp, &rules, &items),
-        &sections,
-    );
+    let lists_ctx = lists::Ctx {
+        generator: inp.opts.generator,
+        config: inp.source,
+        paginate,
+        tag_slug: &tag_slug,
+        prefix: &prefix,
+    };
+    let mut redirects = lists::redirects(&lists_ctx, &listed(&rules, &items, false), &sections);
+    // Where links and menus to the lists lead, drafts' lists included (built with --drafts).
+    let all_lists = lists::redirects(&lists_ctx, &listed(&rules, &items, true), &sections);
     for (from, lang) in &left.to_home {
         redirects.insert(from.clone(), inp.prefix(lang));
     }
-    add_page_redirects(inp, &items, &sections, &carried, &mut redirects);
+    add_page_redirects(inp, &rules, &items, &sections, &carried, &mut redirects);
     settle_redirects(&items, &statics.paths, &mut redirects);
-    let moved = moved(&items, &redirects);
+    let mut moved = moved(inp, &rules, &items, &redirects);
+    for (from, to) in all_lists {
+        moved.entry(from).or_insert(to);
+    }
+    let content = content_urls(&items);
+    let links = Links {
+        moved: &moved,
+        statics: &statics.paths,
+        content: &content,
+    };
     let mut files = statics.files;
     report.images += files.len();
     for item in &items {
-        files.extend(item_files(
-            inp,
-            &rules,
-            item,
-            &moved,
-            &statics.paths,
-            report,
-        )?);
+        files.extend(item_files(inp, &rules, item, &links, report)?);
     }
-    files.extend(section_files(
-        &sections,
-        &carried,
-        &moved,
-        &statics.paths,
-        inp,
-        report,
-    ));
+    files.extend(section_files(&sections, &carried, &links, inp, report));
     report.redirects = redirects.len();
     let menus = menus::menus(inp, &items, &moved, &left.gone, report);
     files.extend(site_toml::plan(
@@ -215,13 +209,13 @@ fn paginate(inp: &Inputs<'_>, sections: &[Section]) -> Option<usize> {
     }
 }
 
-/// Every published article version as the lists see it.
-fn listed(inp: &Inputs<'_>, rules: &Rules<'_>, items: &[Item]) -> Vec<lists::Listed> {
+/// Every published article version (with `drafts`, every one) as the lists see it.
+fn listed(rules: &Rules<'_>, items: &[Item], drafts: bool) -> Vec<lists::Listed> {
     items
         .iter()
         .filter(|i| i.kind == Kind::Article)
         .flat_map(|i| &i.versions)
-        .filter(|v| !v.conv.draft)
+        .filter(|v| drafts || !v.conv.draft)
         .map(|v| {
             let mut terms: Vec<(String, String)> = v
                 .conv
@@ -235,7 +229,6 @@ fn listed(inp: &Inputs<'_>, rules: &Rules<'_>, items: &[Item]) -> Vec<lists::Lis
                     .iter()
                     .map(|c| ("categories".to_string(), c.clone())),
             );
-            let _ = inp;
             lists::Listed {
                 lang: v.lang.clone(),
                 old_prefix: rules.prefix(&v.post).trim_end_matches('/').to_string(),
@@ -251,15 +244,18 @@ fn listed(inp: &Inputs<'_>, rules: &Rules<'_>, items: &[Item]) -> Vec<lists::Lis
 /// now, as redirects.
 fn add_page_redirects(
     inp: &Inputs<'_>,
+    rules: &Rules<'_>,
     items: &[Item],
     sections: &[Section],
     carried: &[Carried],
     redirects: &mut BTreeMap<String, String>,
 ) {
+    // A draft's old URLs lead nowhere until it is published.
     for v in items
         .iter()
         .filter(|i| i.kind == Kind::Page)
         .flat_map(|i| &i.versions)
+        .filter(|v| !v.conv.draft)
     {
         for alias in &v.aliases {
             redirects.insert(alias.clone(), v.new_url.clone());
@@ -269,6 +265,28 @@ fn add_page_redirects(
         if let Carried::Page(name) = c {
             let old = format!("{}/{}/", s.old_prefix, s.path);
             redirects.insert(old, format!("{}{name}/", inp.prefix(&s.lang)));
+        }
+    }
+    for item in items {
+        for v in item.versions.iter().filter(|v| !v.conv.draft) {
+            let top = v.post.section.split('/').next().unwrap_or_default();
+            let old = format!("{}/{top}/", rules.prefix(&v.post));
+            // Hugo lists the pages of a section of pages (`content/pages/`) too.
+            if item.kind == Kind::Page && !top.is_empty() && inp.opts.generator == Generator::Hugo {
+                redirects
+                    .entry(old.clone())
+                    .or_insert_with(|| inp.prefix(&v.lang));
+                redirects
+                    .entry(format!("{old}index.xml"))
+                    .or_insert_with(|| format!("{}atom.xml", inp.prefix(&v.lang)));
+            }
+            // A bundle's files, served beside the page at its old URL too.
+            for dir in v.aliases.iter().filter(|a| a.ends_with('/')) {
+                for f in &item.bundle_files {
+                    let f = f.to_string_lossy().replace('\\', "/");
+                    redirects.insert(format!("{dir}{f}"), format!("{}{f}", v.new_url));
+                }
+            }
         }
     }
 }
@@ -282,9 +300,10 @@ fn settle_redirects(
 ) {
     let taken: BTreeSet<&str> = items
         .iter()
-        .flat_map(|i| &i.versions)
-        .flat_map(|v| {
-            let aliases = if !v.conv.draft {
+        .flat_map(|i| i.versions.iter().map(move |v| (i.kind, v)))
+        .flat_map(|(kind, v)| {
+            // An article's aliases answer in its front matter; a page's are redirects here.
+            let aliases = if !v.conv.draft && kind == Kind::Article {
                 v.aliases.as_slice()
             } else {
                 &[]
@@ -296,15 +315,74 @@ fn settle_redirects(
         .retain(|from, to| from != to && !taken.contains(from.as_str()) && !statics.contains(from));
 }
 
-/// Old site path → new one: every article's and page's old URLs, and the lists' redirects.
-fn moved(items: &[Item], redirects: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+/// Old site path → new one: every article's and page's old URLs, the lists' redirects, and
+/// each section of articles (drafts too: a menu may name it) to the home page.
+fn moved(
+    inp: &Inputs<'_>,
+    rules: &Rules<'_>,
+    items: &[Item],
+    redirects: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
     let mut moved = redirects.clone();
-    for v in items.iter().flat_map(|i| &i.versions) {
-        for a in &v.aliases {
-            moved.insert(a.clone(), v.new_url.clone());
+    for item in items {
+        for v in &item.versions {
+            for a in &v.aliases {
+                moved.insert(a.clone(), v.new_url.clone());
+            }
+            let top = v.post.section.split('/').next().unwrap_or_default();
+            if item.kind == Kind::Article && !top.is_empty() {
+                let section = format!("{}/{top}/", rules.prefix(&v.post));
+                moved.entry(section).or_insert_with(|| inp.prefix(&v.lang));
+            }
         }
     }
     moved
+}
+
+/// What the links of bodies lead to in the new site.
+struct Links<'a> {
+    moved: &'a BTreeMap<String, String>,
+    statics: &'a BTreeSet<String>,
+    content: &'a BTreeMap<String, String>,
+}
+
+impl<'a> Links<'a> {
+    /// `body` with the template syntax that names the site's own pages (Hugo's `ref`, Jekyll's
+    /// `post_url` and `site.baseurl`) made URLs, and how many.
+    fn convert(&self, inp: &Inputs<'_>, body: &str) -> (String, usize) {
+        match inp.opts.generator {
+            Generator::Hugo => links::refs(body, self.content),
+            Generator::Jekyll => links::liquid(body, self.content),
+            Generator::Zola => (body.to_string(), 0),
+        }
+    }
+
+    /// The site a body's links are resolved against, with its bundle's files at their old URLs.
+    fn site(&self, inp: &'a Inputs<'_>, bundle: &'a BTreeSet<String>) -> links::Site<'a> {
+        links::Site {
+            base_url: inp.source.base_url.as_deref(),
+            base_path: &inp.source.base_path,
+            moved: self.moved,
+            statics: self.statics,
+            bundle,
+            content: self.content,
+        }
+    }
+}
+
+/// The new URL of every article and page by the paths the source's links name its file by
+/// (Hugo's `ref`, Zola's `@/`, menus' `pageRef`); the first file wins a bare name.
+fn content_urls(items: &[Item]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for v in items.iter().flat_map(|i| &i.versions) {
+        for path in menus::content_paths(&v.post.rel) {
+            out.insert(path, v.new_url.clone());
+        }
+        let name = v.post.rel.file_name().unwrap_or_default().to_string_lossy();
+        out.entry(name.to_string())
+            .or_insert_with(|| v.new_url.clone());
+    }
+    out
 }
 
 /// The files of one article or page: each version's Markdown and the bundle's other files.
@@ -312,8 +390,7 @@ fn item_files(
     inp: &Inputs<'_>,
     rules: &Rules<'_>,
     item: &Item,
-    moved: &BTreeMap<String, String>,
-    statics: &BTreeSet<String>,
+    links: &Links<'_>,
     report: &mut Report,
 ) -> Result<Vec<Planned>, Diagnostics> {
     let (dir, bundle_dir) = match item.kind {
@@ -328,7 +405,7 @@ fn item_files(
     };
     let mut files = Vec::new();
     for v in &item.versions {
-        let text = body_of(inp, rules, item, v, moved, statics, report);
+        let text = body_of(inp, rules, item, v, links, report);
         let front = match item.kind {
             Kind::Article => front::render(&v.conv, &v.aliases),
             Kind::Page => page_front(&v.conv, &inp.opts.src.join(&v.post.rel), report),
@@ -375,12 +452,13 @@ fn body_of(
     rules: &Rules<'_>,
     item: &Item,
     v: &Version,
-    moved: &BTreeMap<String, String>,
-    statics: &BTreeSet<String>,
+    links: &Links<'_>,
     report: &mut Report,
 ) -> String {
     let file = inp.opts.src.join(&v.post.rel);
-    let inert = body::inert(inp.opts.generator, &file, v.conv.body_line, &v.conv.body);
+    let (body, refs) = links.convert(inp, &v.conv.body);
+    report.links_rewritten += refs;
+    let inert = body::inert(inp.opts.generator, &file, v.conv.body_line, &body);
     report.highlights += inert.highlights;
     report.to_fix.extend(inert.notes);
     let old_dirs = old_urls::old_dirs(rules, &v.post, &v.conv);
@@ -392,13 +470,7 @@ fn body_of(
                 .map(move |f| format!("{d}{}", f.to_string_lossy().replace('\\', "/")))
         })
         .collect();
-    let site = links::Site {
-        base_url: inp.source.base_url.as_deref(),
-        base_path: &inp.source.base_path,
-        moved,
-        statics,
-        bundle: &bundle,
-    };
+    let site = links.site(inp, &bundle);
     let (text, rewritten) = links::rewrite(
         &inert.text,
         &site,
@@ -439,24 +511,24 @@ fn page_front(conv: &front::Converted, file: &Path, report: &mut Report) -> Stri
 fn section_files(
     sections: &[Section],
     carried: &[Carried],
-    moved: &BTreeMap<String, String>,
-    statics: &BTreeSet<String>,
+    links: &Links<'_>,
     inp: &Inputs<'_>,
     report: &mut Report,
 ) -> Vec<Planned> {
     let mut texts: BTreeMap<PathBuf, (String, Option<String>, Vec<String>, PathBuf)> =
         BTreeMap::new();
+    let empty = BTreeSet::new();
+    let site = links.site(inp, &empty);
     for (s, c) in sections.iter().zip(carried) {
-        let empty = BTreeSet::new();
-        let site = links::Site {
-            base_url: inp.source.base_url.as_deref(),
-            base_path: &inp.source.base_path,
-            moved,
-            statics,
-            bundle: &empty,
-        };
-        let (text, n) = links::rewrite(&s.text, &site, &s.file, s.body_line, &mut report.to_fix);
-        report.links_rewritten += n;
+        if *c == Carried::Nothing {
+            continue;
+        }
+        let (body, refs) = links.convert(inp, &s.text);
+        let inert = body::inert(inp.opts.generator, &s.file, s.body_line, &body);
+        report.to_fix.extend(inert.notes);
+        let (text, n) =
+            links::rewrite(&inert.text, &site, &s.file, s.body_line, &mut report.to_fix);
+        report.links_rewritten += n + refs;
         let dest = match c {
             Carried::Intro => PathBuf::from("pages").join(format!("index.{}.md", s.lang.code())),
             Carried::Page(name) => PathBuf::from("pages")

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::source::Post;
-use super::{Generator, Note, Report};
+use super::{Note, Report};
 use crate::frontmatter;
 use crate::lang::Lang;
 
@@ -27,7 +27,7 @@ pub struct Section {
     pub feed: bool,
     /// Zola's `render = false`: no page.
     pub render: bool,
-    /// Its text (after the front matter), made inert.
+    /// Its text (after the front matter), as written.
     pub text: String,
     pub file: std::path::PathBuf,
     pub body_line: usize,
@@ -46,7 +46,6 @@ pub enum Carried {
 
 /// The sections of `posts` read (their front matter's keys noted when dropped).
 pub fn read(
-    generator: Generator,
     src: &std::path::Path,
     posts: &[Post],
     default_lang: &Lang,
@@ -86,8 +85,6 @@ pub fn read(
             .clone()
             .or_else(|| old_default.cloned())
             .unwrap_or_else(|| default_lang.clone());
-        let inert = super::body::inert(generator, &file, split.body_line, split.body);
-        report.to_fix.extend(inert.notes);
         out.push(Section {
             path: post.section.clone(),
             old_prefix: match (&post.lang, old_default) {
@@ -107,7 +104,7 @@ pub fn read(
                 .flatten()
                 .any(|v| v == &Value::Bool(true)),
             render: map.get("render") != Some(&Value::Bool(false)),
-            text: inert.text,
+            text: split.body.to_string(),
             file,
             body_line: split.body_line,
         });

@@ -100,6 +100,11 @@ pub fn collect(
         } else {
             continue;
         };
+        let markdown = site_path.ends_with(".md") || site_path.ends_with(".markdown");
+        if generator == Generator::Jekyll && markdown && super::jekyll::has_front_matter(&bytes) {
+            // A Jekyll page: imported into pages/.
+            continue;
+        }
         if let Some(why) = skipped(generator, &site_path, &bytes, &theme.statics) {
             notes.push(Note::file(path, why));
             continue;
@@ -141,14 +146,12 @@ fn skipped(
     bytes: &[u8],
     theme: &std::collections::BTreeMap<String, crate::theme::StaticSource>,
 ) -> Option<String> {
-    let is_markdown = site_path.ends_with(".md") || site_path.ends_with(".markdown");
     if generator == Generator::Jekyll && super::jekyll::has_front_matter(bytes) {
-        // Markdown pages are imported as pages; other templates are the old theme's.
-        return (!is_markdown).then(|| {
+        return Some(
             "a file Jekyll renders through its templates (it has front matter): not copied; \
              measured writes its own pages, feed and sitemap"
-                .to_string()
-        });
+                .to_string(),
+        );
     }
     if site_path.split('/').any(|c| c.starts_with('.')) {
         return Some(

@@ -62,6 +62,25 @@ pub(super) fn tag_slugs(
     extra
 }
 
+/// Every article's tags in one written form each (the first met, per language): `Lập trình`
+/// and `lập trình` were one tag in the source as they are in measured, which would warn at
+/// each other form.
+pub(super) fn one_form(items: &mut [Item]) {
+    let mut forms: BTreeMap<(crate::lang::Lang, String), String> = BTreeMap::new();
+    for v in items
+        .iter_mut()
+        .filter(|i| i.kind == Kind::Article)
+        .flat_map(|i| &mut i.versions)
+    {
+        for t in &mut v.conv.tags {
+            let form = forms
+                .entry((v.lang.clone(), identity(t)))
+                .or_insert_with(|| t.clone());
+            t.clone_from(form);
+        }
+    }
+}
+
 /// A tag's URL segment in measured.
 pub(super) fn tag_slug(
     existing: Option<&SiteConfig>,
