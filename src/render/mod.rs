@@ -186,7 +186,8 @@ struct SiteCtx<'a> {
     base_url: &'a str,
     author: &'a str,
     home: String,
-    tags_url: String,
+    /// The tag index, when the language has tags (an empty index is not linked).
+    tags_url: Option<String>,
     feed_url: String,
     /// Whether pages get the search box.
     search: bool,
@@ -220,7 +221,12 @@ impl<'a> Renderer<'a> {
                     base_url: &config.base_url,
                     author: &config.author,
                     home: prefix.clone(),
-                    tags_url: format!("{prefix}tags/"),
+                    tags_url: inputs
+                        .site
+                        .tags
+                        .get(lang)
+                        .is_some_and(|t| !t.is_empty())
+                        .then(|| format!("{prefix}tags/")),
                     feed_url: format!("{prefix}atom.xml"),
                     search: config.search,
                     menu: &lc.menu,
@@ -400,7 +406,10 @@ impl<'a> Renderer<'a> {
             Ok(Arc::from(html.into_bytes()))
         };
         let bytes = match &self.reuse {
-            Some(reuse) => reuse.get_or(&path, template, &context, render)?,
+            Some(reuse) => {
+                let site = lang.map(|l| &self.per_lang[l].0);
+                reuse.get_or(&path, template, &context, site, render)?
+            }
             None => render()?,
         };
         Ok((path, bytes))
