@@ -234,7 +234,11 @@ fn a_static_symlink_leading_out_of_the_source_is_never_published() {
     }
     assert_eq!(
         built.output.get("images/same.png"),
-        Some(b"PNG-diagram".as_slice()),
+        Some(
+            std::fs::read(blog.src("static/images/diagram.png"))
+                .expect("read")
+                .as_slice()
+        ),
         "a link inside the source is copied as its file"
     );
 }
