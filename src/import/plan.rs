@@ -54,6 +54,7 @@ pub fn plan(
     let langs = languages(inp, &found);
     let reserved = reserved_names(inp, &langs);
     let section_posts = found.sections;
+    let loose = found.section_files;
     let groups = source::group(found.posts, found.lang.as_ref(), inp.default_lang);
     let ctx = items::Ctx {
         opts: inp.opts,
@@ -63,12 +64,13 @@ pub fn plan(
     };
     let (mut items, left) = items::sort(&ctx, groups, report)?;
     tags::one_form(&mut items);
-    let statics = statics::collect(
+    let mut statics = statics::collect(
         inp.opts.generator,
         &inp.opts.src,
         inp.source,
         &mut report.notes,
     )?;
+    statics::add_section_files(&inp.opts.src, &loose, &mut statics)?;
     let sections = sections::read(
         &inp.opts.src,
         &section_posts,

@@ -32,6 +32,34 @@ pub struct SiteToml<'a> {
     pub redirects: &'a BTreeMap<String, String>,
 }
 
+/// A note for each language whose menu in the root's `site.toml` (kept as it is) lacks
+/// entries of the source's menu.
+fn kept_menus(
+    existing: &crate::config::SiteConfig,
+    menus: &BTreeMap<Lang, Vec<(String, String)>>,
+    path: &Path,
+    report: &mut Report,
+) {
+    for (lang, entries) in menus {
+        let own = &existing.language(lang).menu;
+        let missing: Vec<String> = entries
+            .iter()
+            .filter(|(_, url)| !own.iter().any(|m| &m.url == url))
+            .map(|(name, url)| format!("{name} → {url}"))
+            .collect();
+        if !missing.is_empty() {
+            report.to_fix.push(Note::file(
+                path,
+                format!(
+                    "site.toml is kept as it is: add the source's menu entries to [[languages.{}.menu]] by hand if you want them ({})",
+                    lang.code(),
+                    missing.join(", ")
+                ),
+            ));
+        }
+    }
+}
+
 /// A TOML string.
 fn q(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -127,6 +155,7 @@ pub(super) fn plan(
         .as_deref()
         .map_or_else(|| inp.opts.src.clone(), Path::to_path_buf);
     if let Some(existing) = inp.existing {
+        kept_menus(existing, menus, &path, report);
         let text =
             std::fs::read_to_string(&path).map_err(|e| crate::diag::io_error(&path, "read", &e))?;
         if let Some(new) = with_redirects(&text, redirects) {

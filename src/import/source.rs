@@ -56,6 +56,8 @@ pub struct Found {
     pub posts: Vec<Post>,
     /// The sections' `_index.md` (Hugo, Zola), the home's included (section "").
     pub sections: Vec<Post>,
+    /// The sections' other files, relative to the posts folder (published at that path).
+    pub section_files: Vec<PathBuf>,
     /// The language of the files without a language in their name, when the site's
     /// configuration names it (set by the caller from [`super::srcconfig`]).
     pub lang: Option<Lang>,
@@ -84,6 +86,7 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
     let mut found = Found {
         posts: Vec::new(),
         sections: Vec::new(),
+        section_files: Vec::new(),
         lang: None,
         notes: Vec::new(),
     };
@@ -112,7 +115,16 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
             ));
             continue;
         }
-        if !entry.file_type().is_file() || !is_md {
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        if !is_md {
+            let inner = path.strip_prefix(&posts_dir).unwrap_or(path);
+            match not_markdown(generator, &posts_dir, inner) {
+                Loose::Bundled => {}
+                Loose::Section => found.section_files.push(inner.to_path_buf()),
+                Loose::Note(why) => found.notes.push(Note::file(path, why)),
+            }
             continue;
         }
         let text = match std::fs::read_to_string(path) {
@@ -151,6 +163,61 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
         super::jekyll::drafts_and_pages(src, &mut found, &mut diags);
     }
     diags.into_result(found)
+}
+
+/// What becomes of a file of the posts folder that is not Markdown.
+enum Loose {
+    /// A leaf bundle's file, copied with its article.
+    Bundled,
+    /// A file of a section (a folder with an `_index.md`, the home's included), which Hugo and
+    /// Zola publish at its path: copied to `static/` there.
+    Section,
+    /// Not imported, and why.
+    Note(String),
+}
+
+/// What becomes of `inner`, a file of the posts folder that is not Markdown: a page in a format
+/// the import does not read (HTML, Org, AsciiDoc…) is noted, a bundle's file goes with its
+/// article, a section's to `static/`, and one outside any bundle is noted.
+fn not_markdown(generator: Generator, posts_dir: &Path, inner: &Path) -> Loose {
+    let ext = inner
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+        .to_lowercase();
+    if [
+        "html", "htm", "org", "adoc", "asciidoc", "rst", "pandoc", "pdc", "textile",
+    ]
+    .contains(&ext.as_str())
+    {
+        return Loose::Note(format!(
+            "a page written in `.{ext}`, which the import does not read: not imported; convert it to Markdown (pages/ or content/) by hand"
+        ));
+    }
+    if generator == Generator::Jekyll {
+        return Loose::Note("not a post (`_posts/` holds Markdown posts): not imported".into());
+    }
+    let holds = |dir: &Path, index: &str| {
+        std::fs::read_dir(posts_dir.join(dir)).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                split_lang(&name).0 == index
+                    && (name.ends_with(".md") || name.ends_with(".markdown"))
+            })
+        })
+    };
+    let dirs: Vec<&Path> = inner.ancestors().skip(1).collect();
+    if dirs.iter().any(|d| holds(d, "index")) {
+        Loose::Bundled
+    } else if dirs.iter().any(|d| holds(d, "_index")) {
+        Loose::Section
+    } else {
+        Loose::Note(
+            "a file outside any page bundle, which the generator does not publish: not copied; if a page shows it, put it in static/"
+                .into(),
+        )
+    }
 }
 
 /// The leaf bundle (a folder with an `index.md`, `index.<lang>.md`) that `inner`, a Markdown

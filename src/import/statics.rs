@@ -120,6 +120,37 @@ pub fn collect(
     diags.into_result(out)
 }
 
+/// Adds the files of Hugo's and Zola's sections (`content/posts/banner.png` beside
+/// `posts/_index.md`, `files` relative to `content/`), published at their path, as static files
+/// there; one that a static file takes already is left to it.
+pub fn add_section_files(
+    src: &Path,
+    files: &[PathBuf],
+    out: &mut Statics,
+) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    for rel in files {
+        let path = src.join("content").join(rel);
+        let site_path = format!("/{}", rel.to_string_lossy().replace('\\', "/"));
+        if out.paths.contains(&site_path) {
+            continue;
+        }
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                out.paths.insert(site_path);
+                out.files.push(Planned {
+                    dest: PathBuf::from("static").join(rel),
+                    bytes,
+                    from: PathBuf::from("content").join(rel),
+                    appends: false,
+                });
+            }
+            Err(e) => diags.push(crate::diag::io_error(&path, "read the file", &e)),
+        }
+    }
+    diags.into_result(())
+}
+
 /// The bytes of the file a symbolic link leads to, if it is a file inside the source
 /// (`src_real`, resolved); else why it is not copied.
 fn linked(path: &Path, src_real: &Path) -> Result<Vec<u8>, String> {

@@ -231,6 +231,8 @@ pub const HUGO_URLS: &[(&str, &str)] = &[
     ("/files/budget.xlsx", "="),
     ("/favicon.ico", "="),
     ("/css/custom.css", "="),
+    // A file of the posts section (beside its _index.md), published at its path.
+    ("/posts/banner.png", "="),
 ];
 
 /// The base path of the Hugo fixture's `baseURL`.

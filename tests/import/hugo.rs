@@ -175,6 +175,7 @@ fn the_summary_says_what_it_could_not_carry_at_its_line() {
         "content/posts/missing.md",
         "+++\ntitle = \"Thiếu tệp\"\ndate = 2024-07-01\n+++\nTải [tệp](/KhanhLanBlog/files/missing.pdf).\n",
     );
+    blog.write("content/legacy.html", "<p>Trang cũ</p>\n");
     let imported = blog.import("hugo", &["--drafts-as-published"]);
     assert!(imported.ok, "{}", imported.stderr);
     for line in [
@@ -187,6 +188,7 @@ fn the_summary_says_what_it_could_not_carry_at_its_line() {
         "  SRC/content/changelog.md:3: `date` and `lastmod` dropped: a page (pages/) has no date and is in no list or feed\n",
         "  SRC/hugo.toml:24: the menu entry `Tìm kiếm` leads to `/search/`, which the new site does not have: dropped\n",
         "  SRC/content/posts/missing.md:5: links the file `/files/missing.pdf`, which is not in the source's static files: put it in static/ at that path, or fix the link\n",
+        "  SRC/content/legacy.html: a page written in `.html`, which the import does not read: not imported; convert it to Markdown (pages/ or content/) by hand\n",
     ] {
         assert!(
             imported.stdout.contains(line),
@@ -267,4 +269,42 @@ fn old_urls_no_redirect_can_answer_for_are_reported_at_their_line() {
     assert!(odd.contains("aliases:\n- /2024/odd/\n- /kept/\n"), "{odd}");
     let built = blog.build(&imported);
     assert!(built.output.get("kept/index.html").is_some());
+}
+
+#[test]
+fn importing_into_a_site_keeps_its_site_toml_and_adds_the_redirects_at_its_end() {
+    let blog = Moving::fixture("import-hugo");
+    let own = super::common::SITE_TOML;
+    std::fs::write(blog.root.path().join("site.toml"), own).expect("write");
+    let imported = blog.import("hugo", &["--drafts-as-published"]);
+    assert!(imported.ok, "{}", imported.stderr);
+    let site = blog.read("site.toml");
+    assert!(site.starts_with(own), "{site}");
+    assert!(
+        site.contains("\n[redirects]\n\"/2024/chuyển-văn-bản-thành-giọng-nói/waveform.jfif\" = \"/ai_tts/waveform.jfif\"\n"),
+        "{site}"
+    );
+    assert!(
+        imported.stdout.contains("site.toml is kept as it is: add the source's menu entries to [[languages.vi.menu]] by hand if you want them (Giới thiệu → /about/, Bài viết → /, Hồ sơ → /profile/)"),
+        "{}",
+        imported.stdout
+    );
+    let built = blog.build(&imported);
+    answers(
+        &built,
+        "",
+        &[
+            ("/posts/page/3/", "/"),
+            ("/tags/lập-trình/", "/tags/lap-trinh/"),
+            ("/index.xml", "/atom.xml"),
+        ],
+    );
+    let again = blog.import("hugo", &["--drafts-as-published"]);
+    assert!(again.ok, "{}", again.stderr);
+    assert!(
+        again.stdout.contains("(0 files written,"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(blog.read("site.toml"), site, "a rerun changes nothing");
 }
