@@ -32,6 +32,48 @@ pub struct SiteToml<'a> {
     pub redirects: &'a BTreeMap<String, String>,
 }
 
+/// The root's own `site.toml`, kept: the redirects added at its end when it has no
+/// `[redirects]` table, else those it lacks listed to add by hand.
+fn kept(
+    existing: &crate::config::SiteConfig,
+    path: &Path,
+    from: PathBuf,
+    redirects: &BTreeMap<String, String>,
+    report: &mut Report,
+) -> Result<Option<Planned>, Diagnostics> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| crate::diag::io_error(path, "read", &e))?;
+    if let Some(new) = with_redirects(&text, redirects) {
+        return Ok(Some(Planned {
+            dest: PathBuf::from("site.toml"),
+            bytes: new.into_bytes(),
+            from,
+            appends: true,
+        }));
+    }
+    let missing: Vec<String> = redirects
+        .iter()
+        .filter(|(f, _)| !existing.redirects.iter().any(|r| &r.from == *f))
+        .map(|(f, t)| {
+            format!(
+                "{} = {}",
+                toml::Value::String(f.clone()),
+                toml::Value::String(t.clone())
+            )
+        })
+        .collect();
+    if !missing.is_empty() {
+        report.to_fix.push(Note::file(
+            path,
+            format!(
+                "its [redirects] table lacks the old URLs of the lists: add\n      {}",
+                missing.join("\n      ")
+            ),
+        ));
+    }
+    Ok(None)
+}
+
 /// A note for each language whose menu in the root's `site.toml` (kept as it is) lacks
 /// entries of the source's menu.
 fn kept_menus(
@@ -156,37 +198,7 @@ pub(super) fn plan(
         .map_or_else(|| inp.opts.src.clone(), Path::to_path_buf);
     if let Some(existing) = inp.existing {
         kept_menus(existing, menus, &path, report);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| crate::diag::io_error(&path, "read", &e))?;
-        if let Some(new) = with_redirects(&text, redirects) {
-            return Ok(Some(Planned {
-                dest: PathBuf::from("site.toml"),
-                bytes: new.into_bytes(),
-                from,
-                appends: true,
-            }));
-        }
-        let missing: Vec<String> = redirects
-            .iter()
-            .filter(|(f, _)| !existing.redirects.iter().any(|r| &r.from == *f))
-            .map(|(f, t)| {
-                format!(
-                    "{} = {}",
-                    toml::Value::String(f.clone()),
-                    toml::Value::String(t.clone())
-                )
-            })
-            .collect();
-        if !missing.is_empty() {
-            report.to_fix.push(Note::file(
-                &path,
-                format!(
-                    "its [redirects] table lacks the old URLs of the lists: add\n      {}",
-                    missing.join("\n      ")
-                ),
-            ));
-        }
-        return Ok(None);
+        return kept(existing, &path, from, redirects, report);
     }
     let title_of = |lang: &Lang| {
         let own = inp

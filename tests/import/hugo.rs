@@ -234,6 +234,35 @@ fn a_static_symlink_leading_out_of_the_source_is_never_published() {
             "{path} holds the key"
         );
     }
+    // The case: a post shows the link. The import lists the link, the build fails on
+    // it, and the key is nowhere under the root.
+    blog.write(
+        "content/posts/logo.md",
+        "+++\ntitle = \"Logo\"\ndate = 2024-07-02\n+++\n![logo](/KhanhLanBlog/img/logo.png)\n",
+    );
+    let again = blog.import("hugo", &["--drafts-as-published", "--force"]);
+    assert!(again.ok, "{}", again.stderr);
+    assert!(
+        again.stdout.contains("  SRC/content/posts/logo.md:5: links the file `/img/logo.png`, which is not in the source's static files"),
+        "{}",
+        again.stdout
+    );
+    let opts = measured::BuildOptions {
+        root: blog.root.path().to_path_buf(),
+        ..Default::default()
+    };
+    let err = measured::build_in_memory(&opts).expect_err("a link to a file the site lacks");
+    assert!(
+        err.to_string().contains("broken link `/img/logo.png`"),
+        "{err}"
+    );
+    for (path, bytes) in super::common::snapshot(blog.root.path()) {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("PRIVATE KEY"),
+            "{} holds the key",
+            path.display()
+        );
+    }
     assert_eq!(
         built.output.get("images/same.png"),
         Some(
