@@ -321,12 +321,17 @@ fn page_notes(file: &std::path::Path, conv: &mut Converted) {
             );
         }
     }
-    let updated = conv.updated.take().is_some();
-    if conv.date.take().is_some() || updated {
+    let what = match (conv.date.take().is_some(), conv.updated.take().is_some()) {
+        (true, true) => "`date` and `lastmod`",
+        (true, false) => "`date`",
+        (false, true) => "`lastmod`",
+        (false, false) => "",
+    };
+    if !what.is_empty() {
         conv.dropped.push(Note::at(
             file,
             conv.date_line,
-            "`date` and `lastmod` dropped: a page (pages/) has no date and is in no list or feed",
+            format!("{what} dropped: a page (pages/) has no date and is in no list or feed"),
         ));
     }
     if !conv.tags.is_empty() {

@@ -84,7 +84,7 @@ pub(super) fn read(map: Map<String, Value>, t: &Text<'_>) -> SourceConfig {
         for key in params.keys().filter(|k| !used.contains(&k.as_str())) {
             c.dropped.push(t.note(
                 key,
-                format!("`params.{key}` dropped: a parameter of the old theme, which measured's theme does not read"),
+                format!("`params.{}` dropped: a parameter of the old theme, which measured's theme does not read", t.written(key)),
             ));
         }
     }

@@ -127,6 +127,22 @@ impl Text<'_> {
             .map_or(1, |i| i + 1)
     }
 
+    /// `key` as the file writes it (`ShowToc` for Hugo's `showtoc`), else as given.
+    pub fn written(&self, key: &str) -> String {
+        let line = self
+            .text
+            .lines()
+            .nth(self.line(key) - 1)
+            .unwrap_or_default();
+        let start = line.to_lowercase().find(&key.to_lowercase());
+        match start {
+            Some(i) if line.is_char_boundary(i) && line.is_char_boundary(i + key.len()) => {
+                line[i..i + key.len()].to_string()
+            }
+            _ => key.to_string(),
+        }
+    }
+
     pub fn note(&self, key: &str, text: impl Into<String>) -> Note {
         Note::at(self.path, self.line(key), text)
     }
@@ -278,6 +294,7 @@ pub(super) fn drop_rest(
         .collect();
     rest.sort_by_key(|k| text.line(k));
     for key in rest {
-        out.push(text.note(key, format!("`{key}` dropped: {}", why(key))));
+        let written = text.written(key);
+        out.push(text.note(key, format!("`{written}` dropped: {}", why(key))));
     }
 }
