@@ -13,11 +13,13 @@ use crate::lang::Lang;
 mod base_url;
 mod hosts;
 pub mod paths;
+mod redirects;
 mod ssh_options;
 mod texts;
 
 use base_url::{base_path_of, check_base_url};
 pub use hosts::HostConfig;
+pub use redirects::{SiteRedirect, site_path};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -42,6 +44,8 @@ struct RawConfig {
     hosts: Option<BTreeMap<String, hosts::RawHost>>,
     /// A tag's own URL segment, by its name (`"C++" = "cpp"`).
     tags: Option<BTreeMap<String, String>>,
+    /// Old URLs that are no article's, each with the site path it now leads to.
+    redirects: Option<BTreeMap<String, String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -253,6 +257,8 @@ pub struct SiteConfig {
     pub tag_slugs: BTreeMap<String, String>,
     /// `[hosts.NAME]`: the machines `measured run --on NAME` reaches over SSH.
     pub hosts: BTreeMap<String, HostConfig>,
+    /// `[redirects]`: old URLs that are no article's, answered by the build.
+    pub redirects: Vec<SiteRedirect>,
 }
 
 /// The `[experiments]` table.
@@ -480,6 +486,7 @@ fn validate(
         cards,
         hosts,
         tags,
+        redirects,
     } = raw;
     let mut diags = Diagnostics::default();
     let err = |key: &str, msg: String| at_key(path, text, key, msg);
@@ -536,6 +543,7 @@ fn validate(
         },
         &mut diags,
     );
+    let redirects = redirects::validate(redirects.unwrap_or_default(), path, text, &mut diags);
     let Some(default_lang) = default_lang else {
         return Err(diags);
     };
@@ -563,6 +571,7 @@ fn validate(
         highlight_dark: dark.unwrap_or_else(|| "base16-ocean.dark".to_string()),
         tag_slugs,
         hosts,
+        redirects,
     })
 }
 

@@ -113,6 +113,23 @@ pub fn load(config: &SiteConfig) -> Result<Content, Diagnostics> {
 
 /// [`load`], reusing the documents of `memo` whose files did not change; returns the new memo.
 pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMemo), Diagnostics> {
+    let loaded = load_deferring(config, memo)?;
+    loaded.errors.into_result((loaded.content, loaded.memo))
+}
+
+/// What [`load_deferring`] read: the articles that parsed, and the errors of the others, which
+/// a build reports with those of its later stages.
+pub struct Loaded {
+    pub content: Content,
+    pub memo: DocMemo,
+    pub errors: Diagnostics,
+    /// The files whose front matter failed: (folder, language, file).
+    pub failed: Vec<(String, Lang, PathBuf)>,
+}
+
+/// [`load_with`], the articles that fail left out and their errors kept aside; only a site
+/// without a content folder fails here.
+pub fn load_deferring(config: &SiteConfig, memo: &DocMemo) -> Result<Loaded, Diagnostics> {
     let content_dir = config.root.join("content");
     if !content_dir.is_dir() {
         return Err(
@@ -127,7 +144,8 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
         mut diags,
         warnings,
     } = walk::walk(config, &content_dir);
-    let parsed: Vec<Result<(Option<Stamp>, SourceDoc), Diagnostics>> = md_files
+    type Parsed = Result<(Option<Stamp>, SourceDoc), (Diagnostics, String, Lang, PathBuf)>;
+    let parsed: Vec<Parsed> = md_files
         .into_par_iter()
         .map(|(path, dir, lang)| {
             let stamp = Stamp::of(&path);
@@ -135,12 +153,16 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
                 Some((old, doc)) if Some(*old) == stamp && doc.dir == dir && doc.lang == lang => {
                     Ok((stamp, doc.clone()))
                 }
-                _ => load_doc(&path, dir, lang).map(|d| (stamp, d)),
+                _ => match load_doc(&path, dir.clone(), lang.clone()) {
+                    Ok(d) => Ok((stamp, d)),
+                    Err(d) => Err((d, dir, lang, path)),
+                },
             }
         })
         .collect();
     let mut docs = Vec::new();
     let mut next = DocMemo::new();
+    let mut failed = Vec::new();
     for p in parsed {
         match p {
             Ok((stamp, d)) => {
@@ -149,17 +171,22 @@ pub fn load_with(config: &SiteConfig, memo: &DocMemo) -> Result<(Content, DocMem
                 }
                 docs.push(d);
             }
-            Err(d) => diags.extend(d),
+            Err((d, dir, lang, path)) => {
+                diags.extend(d);
+                failed.push((dir, lang, path));
+            }
         }
     }
-    let next_memo = next;
-    diags
-        .into_result(Content {
+    Ok(Loaded {
+        content: Content {
             docs,
             assets: assets.into_iter().collect(),
             warnings,
-        })
-        .map(|c| (c, next_memo))
+        },
+        memo: next,
+        errors: diags,
+        failed,
+    })
 }
 
 /// Reads and validates one article file.

@@ -17,6 +17,8 @@ pub struct Targets<'a> {
     pub output: &'a Output,
     /// Draft articles' URLs and files (empty when drafts are built).
     pub drafts: &'a BTreeMap<String, PathBuf>,
+    /// The URLs and files of articles left out for their errors, reported in the same build.
+    pub failed: &'a BTreeMap<String, PathBuf>,
 }
 
 const HINT: &str = "link to another article as /<slug>/ (or /en/<slug>/), to an asset of the article folder by its file name, to a heading as #<id>";
@@ -104,12 +106,16 @@ fn check_one(page_url: &str, dest: &str, targets: Targets<'_>) -> Result<(), (St
         } else {
             format!("{target}/")
         };
-        return Err(match targets.drafts.get(&dir) {
-            Some(path) => (
+        return Err(match (targets.drafts.get(&dir), targets.failed.get(&dir)) {
+            (Some(path), _) => (
                 format!("{target} is a draft ({}), which is not published", path.display()),
                 "publish it (remove `draft: true`), or preview with `measured build --drafts` or `measured serve --drafts`".into(),
             ),
-            None => broken(format!("nothing is published at {target}")),
+            (None, Some(path)) => (
+                format!("{target} is the article {}, left out for its errors", path.display()),
+                "fix that article's errors, reported in this build too".into(),
+            ),
+            (None, None) => broken(format!("nothing is published at {target}")),
         });
     };
     if let Some(fragment) = fragment.filter(|f| !f.is_empty()) {
@@ -230,6 +236,7 @@ mod tests {
         let targets = Targets {
             output: &output,
             drafts: &drafts,
+            failed: &BTreeMap::new(),
         };
         check(page, &[link], targets)
             .0

@@ -164,7 +164,7 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
-    /// Convert a Hugo, Zola or Jekyll blog at SRC into content/ of the site at --root.
+    /// Convert a Hugo, Zola or Jekyll blog at SRC into a site at --root (site.toml, content/, pages/, static/).
     Import {
         generator: measured::import::Generator,
         src: PathBuf,
@@ -173,6 +173,9 @@ enum Command {
         /// Overwrite files whose text differs from what the import writes.
         #[arg(long)]
         force: bool,
+        /// Publish the source's drafts (`draft: true`), as a live site built with `hugo -D` did.
+        #[arg(long)]
+        drafts_as_published: bool,
     },
     /// Remove a previous output `build` moved aside (run by `build` itself, detached).
     #[command(hide = true)]
@@ -284,11 +287,13 @@ fn main() -> ExitCode {
             src,
             root,
             force,
+            drafts_as_published,
         } => measured::import::run(&measured::import::ImportOptions {
             generator,
             src,
             root,
             force,
+            drafts_as_published,
         })
         .map(|report| print!("{report}")),
         Command::RemoveRetired { path } => measured::write::remove_retired(&path),

@@ -3,6 +3,9 @@
 //! date and is in no feed, listing, tag page, series or related list, which is why it is read
 //! from its own folder into its own type rather than flagged among the articles that all of
 //! those stages go through.
+//!
+//! `pages/index.<lang>.md` is no page of its own: its text is the home page's introduction in
+//! that language, shown above the latest articles (an imported blog's `_index.md`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,7 +27,7 @@ pub const DIR: &str = crate::config::paths::PAGES;
 #[derive(Debug, Clone)]
 pub struct PageSource {
     pub path: PathBuf,
-    /// The page's folder name: its URL segment.
+    /// The page's folder name: its URL segment; empty for the home page's introduction.
     pub name: String,
     pub lang: Lang,
     /// `/<name>/`, under the language's prefix.
@@ -45,6 +48,14 @@ pub struct Standalone {
     pub versions: BTreeMap<Lang, String>,
 }
 
+impl Standalone {
+    /// Whether this is the home page's introduction (`pages/index.<lang>.md`), shown on the
+    /// home page rather than published at a URL of its own.
+    pub fn is_intro(&self) -> bool {
+        self.source.name.is_empty()
+    }
+}
+
 /// Every standalone page of the site (none without a `pages/` folder), drafts left out unless
 /// `drafts`; all the errors of all the files together.
 pub fn load(config: &SiteConfig, drafts: bool) -> Result<Vec<PageSource>, Diagnostics> {
@@ -57,10 +68,18 @@ pub fn load(config: &SiteConfig, drafts: bool) -> Result<Vec<PageSource>, Diagno
     let mut entries: Vec<PathBuf> = folders.filter_map(|e| e.ok().map(|e| e.path())).collect();
     entries.sort();
     for folder in entries {
+        if folder.is_file() && intro_lang(config, &folder).is_some() {
+            match read(config, &folder, "") {
+                Ok(Some(page)) if drafts || !page.1 => pages.push(page.0),
+                Ok(_) => {}
+                Err(d) => diags.push(d),
+            }
+            continue;
+        }
         if !folder.is_dir() {
             diags.push(
                 Diagnostic::new(Place::file(&folder), "a file directly in pages/ is no page")
-                    .with_hint("put a page in its own folder: pages/about/index.vi.md, pages/about/index.en.md"),
+                    .with_hint("put a page in its own folder: pages/about/index.vi.md, pages/about/index.en.md; only pages/index.<lang>.md, the home page's introduction, stands alone"),
             );
             continue;
         }
@@ -94,7 +113,8 @@ pub fn load(config: &SiteConfig, drafts: bool) -> Result<Vec<PageSource>, Diagno
     // Before anything renders, as an article's URL is checked: a page written where the site
     // writes a file of its own would fail the build on that file, naming no page.
     let reserved = Reserved::of(config);
-    for p in &pages {
+    // The home page's introduction (no name) is at the home page by design.
+    for p in pages.iter().filter(|p| !p.name.is_empty()) {
         if let Some(what) = reserved.taken(&p.url) {
             diags.push(
                 Diagnostic::new(
@@ -106,6 +126,12 @@ pub fn load(config: &SiteConfig, drafts: bool) -> Result<Vec<PageSource>, Diagno
         }
     }
     diags.into_result(pages)
+}
+
+/// The language of `pages/index.<lang>.md`, the home page's introduction.
+fn intro_lang<'c>(config: &'c SiteConfig, file: &Path) -> Option<&'c Lang> {
+    let name = file.file_name()?.to_str()?;
+    config.lang(name.strip_prefix("index.")?.strip_suffix(".md")?)
 }
 
 fn sorted_files(folder: &Path) -> Vec<PathBuf> {
@@ -171,7 +197,12 @@ fn read(
     {
         return Err(d);
     }
-    let url = format!("{}{name}/", config.lang_prefix(&lang));
+    // The home page's introduction (`pages/index.<lang>.md`) is at the language's home.
+    let url = if name.is_empty() {
+        config.lang_prefix(&lang)
+    } else {
+        format!("{}{name}/", config.lang_prefix(&lang))
+    };
     Ok(Some((
         PageSource {
             path: file.to_path_buf(),
@@ -248,7 +279,7 @@ pub fn check_collisions(
     output: &Output,
 ) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    for p in pages {
+    for p in pages.iter().filter(|p| !p.is_intro()) {
         if let Some(what) = taken(&p.source, output) {
             diags.push(
                 Diagnostic::new(

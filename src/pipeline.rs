@@ -102,7 +102,8 @@ pub fn experiments_referred(opts: &BuildOptions) -> Result<Vec<String>, Diagnost
     let config = config::load(&opts.root)?;
     let crates = crate::experiments::workspace::discover(&config.experiments.dir)?;
     let mut session = Session::new(opts.clone());
-    let site = session.site(&config)?;
+    let mut site = session.site(&config)?;
+    std::mem::take(&mut site.errors).into_result(())?;
     let names: std::collections::BTreeSet<String> = session
         .refs(&site)
         .into_iter()
@@ -119,10 +120,44 @@ pub fn claims_report(
 ) -> Result<Vec<crate::claims::report::Entry>, Diagnostics> {
     let config = config::load(&opts.root)?;
     let mut session = Session::new(opts.clone());
-    let site = session.site(&config)?;
+    let mut site = session.site(&config)?;
+    std::mem::take(&mut site.errors).into_result(())?;
     let articles = crate::claims::collect(&site)?;
     let saved = crate::claims::report::load(&config.cache_dir()).unwrap_or_default();
     Ok(crate::claims::report::current(&articles, &saved))
+}
+
+/// What a whole build returns, from its render inputs and what the output stages made.
+fn built_of(
+    inputs: &RenderInputs,
+    ran: Vec<String>,
+    m: &crate::experiments::Measurements,
+    work: Work,
+    emitted: emit::Emitted,
+    warnings: Vec<Diagnostic>,
+) -> Built {
+    Built {
+        missing_translations: files::missing_translations(&inputs.config, &inputs.site),
+        pages: inputs.site.pages.len(),
+        experiments_ran: ran,
+        experiments_used: m.by_name.keys().cloned().collect(),
+        work: Work {
+            pages_rendered: emitted.rendered,
+            cards_drawn: emitted.cards_drawn,
+            ..work
+        },
+        config: inputs.config.clone(),
+        warnings,
+        search: emitted.search,
+        output: emitted.output,
+        claims: Vec::new(),
+    }
+}
+
+/// `d` and the errors an earlier stage left for the end of the build (`deferred`), together.
+fn joined(mut d: Diagnostics, deferred: &Diagnostics) -> Diagnostics {
+    d.extend(deferred.clone());
+    d
 }
 
 /// A build that no other follows; with a `store`, the rendered files go into it as they are
@@ -272,15 +307,16 @@ impl Session {
         let templates = render::compile(&theme)?;
         let fingerprint = theme_fingerprint(&config, &theme);
         self.memo.use_theme(fingerprint);
-        // 3–4. Content and the site model.
-        let site = self.site(&config)?;
+        // 3–4. Content and the site model; their errors are reported with every later
+        //      stage's (`deferred`), so that one build names them all.
+        let mut site = self.site(&config)?;
+        let mut deferred = std::mem::take(&mut site.errors);
         // 5. The experiments the pages refer to, measured.
         let refs = self.refs(&site);
-        let mut measured = self.measure(&config, &site, &refs, files, progress)?;
-        let drift = std::mem::take(&mut measured.drift);
-        if self.opts.experiments.strict && !drift.is_empty() {
-            return Err(Diagnostics(drift));
-        }
+        let mut measured = self
+            .measure(&config, &site, &refs, files, progress)
+            .map_err(|d| joined(d, &deferred))?;
+        let drift = self.drift(&mut measured, &deferred)?;
         let m = &*measured.measurements;
         // 6. Bodies, through the experiment stage's hooks (the claims were settled with the
         //    measurements: measuring again for them changes the values pages show).
@@ -293,20 +329,26 @@ impl Session {
             highlighter: &highlighter,
         };
         let body_theme = bodies::BodyTheme::of(&config, &strings, &theme);
-        let standalone = self.standalone(&config, &highlighter, &hooks, &body_theme)?;
+        let standalone = self.standalone(&config, &highlighter, &hooks, &body_theme, &mut deferred);
         let mut failed = std::mem::take(&mut measured.failures);
         // What each article's social card shows: its errors are reported with the bodies'.
         let cards = cards::cards(&site, &hooks).unwrap_or_else(|d| {
             failed.extend(d);
             Vec::new()
         });
-        let bodies = self.checked_bodies(&site, &hooks, body_theme, failed)?;
+        let bodies = self
+            .checked_bodies(&site, &hooks, body_theme, failed)
+            .map_err(|d| joined(d, &deferred))?;
         // 7. Every output file, from one owned set of render inputs.
         let used = measure::used(&refs, m);
         let work = Work::whole(&bodies);
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
         let mut warnings = marks::all_warnings(warnings, &site, &bodies.bodies, drift);
-        warnings.extend(m.warnings.iter().cloned());
+        warnings.extend(
+            site::drafts_warning(&config, &site)
+                .into_iter()
+                .chain(m.warnings.iter().cloned()),
+        );
         warnings.extend(std::mem::take(&mut measured.claim_warnings));
         let mut inputs = RenderInputs {
             cards: Arc::new(cards),
@@ -326,29 +368,23 @@ impl Session {
             site,
             config,
         };
-        let emitted = self.emit(&mut inputs, &theme, &used, m, &bodies.keys, store)?;
+        let emit = emit::EmitInputs {
+            theme: &theme,
+            used: &used,
+            m,
+            body_keys: &bodies.keys,
+            store,
+        };
+        let emitted = self.emit(&mut inputs, &emit, deferred)?;
         if !self.once {
             let keys = bodies.keys.iter().copied();
             self.memo
                 .bodies
                 .keep(keys.zip(inputs.bodies.iter().cloned()));
         }
-        let built = Built {
-            missing_translations: files::missing_translations(&inputs.config, &inputs.site),
-            pages: inputs.site.pages.len(),
-            experiments_ran: measured.ran,
-            experiments_used: m.by_name.keys().cloned().collect(),
-            work: Work {
-                pages_rendered: emitted.rendered,
-                cards_drawn: emitted.cards_drawn,
-                ..work
-            },
-            config: inputs.config.clone(),
-            warnings,
-            search: emitted.search,
-            output: emitted.output,
-            claims: std::mem::take(&mut measured.report),
-        };
+        let ran = std::mem::take(&mut measured.ran);
+        let mut built = built_of(&inputs, ran, m, work, emitted, warnings);
+        built.claims = std::mem::take(&mut measured.report);
         // A forced rerun measures at every build: edits after it go through the whole build;
         // a one-off session has no later build.
         self.memo.kept = (measured.kept && !self.once).then(|| edit::Kept {
@@ -364,15 +400,44 @@ impl Session {
         Ok(built)
     }
 
-    /// The standalone pages of `pages/`, their bodies rendered as articles' are.
+    /// The drift the measurements found: an error under `--strict` (with `deferred`).
+    fn drift(
+        &self,
+        measured: &mut measure::Measured,
+        deferred: &Diagnostics,
+    ) -> Result<Vec<Diagnostic>, Diagnostics> {
+        let drift = std::mem::take(&mut measured.drift);
+        if self.opts.experiments.strict && !drift.is_empty() {
+            return Err(joined(Diagnostics(drift), deferred));
+        }
+        Ok(drift)
+    }
+
+    /// The standalone pages of `pages/`, their bodies rendered as articles' are; their errors
+    /// are kept for the end of the build (`deferred`), without the pages.
     fn standalone(
         &self,
         config: &SiteConfig,
         highlighter: &Highlighter,
         hooks: &Injector<'_>,
         theme: &bodies::BodyTheme,
+        deferred: &mut Diagnostics,
+    ) -> Vec<crate::pages::Standalone> {
+        let rendered = crate::pages::load(config, self.opts.drafts)
+            .and_then(|sources| self.standalone_bodies(sources, highlighter, hooks, theme));
+        rendered.unwrap_or_else(|d| {
+            deferred.extend(d);
+            Vec::new()
+        })
+    }
+
+    fn standalone_bodies(
+        &self,
+        sources: Vec<crate::pages::PageSource>,
+        highlighter: &Highlighter,
+        hooks: &Injector<'_>,
+        theme: &bodies::BodyTheme,
     ) -> Result<Vec<crate::pages::Standalone>, Diagnostics> {
-        let sources = crate::pages::load(config, self.opts.drafts)?;
         crate::pages::render(
             sources,
             &crate::pages::BodyInput {
@@ -409,13 +474,28 @@ impl Session {
 
     /// The content stage and the site model: `content/` → articles (reusing those whose file
     /// did not change) → the site.
+    ///
+    /// An article whose front matter fails, two pages at one URL, or a page on a listing's URL
+    /// leaves the site without them and its errors in [`Site::errors`], which the build
+    /// reports with those of every later stage.
     fn site(&mut self, config: &SiteConfig) -> Result<Site, Diagnostics> {
-        let (content, docs) = content::load_with(config, &self.memo.docs)?;
-        self.memo.docs = docs;
+        let loaded = content::load_deferring(config, &self.memo.docs)?;
+        self.memo.docs = loaded.memo;
+        let content = loaded.content;
         let opts = AssembleOptions {
             drafts: self.opts.drafts,
         };
-        site::assemble(config, content, opts)
+        let mut site = site::assemble(config, content, opts).map_err(|mut d| {
+            d.extend(loaded.errors.clone());
+            d
+        })?;
+        site.errors.extend(loaded.errors);
+        site.failed = loaded
+            .failed
+            .into_iter()
+            .map(|(dir, lang, path)| (format!("{}{dir}/", config.lang_prefix(&lang)), path))
+            .collect();
+        Ok(site)
     }
 
     /// The highlighter of the configuration's themes, with its cache of highlighted blocks.

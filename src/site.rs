@@ -56,6 +56,12 @@ pub struct Site {
     pub redirects: Vec<Redirect>,
     /// The URLs and files of the drafts left out (a link to one says it is a draft).
     pub drafts: BTreeMap<String, PathBuf>,
+    /// The URLs and files of the articles left out for their errors (a link to one says so).
+    pub failed: BTreeMap<String, PathBuf>,
+    /// Errors found while assembling (two pages at one URL, a page or alias on a listing's
+    /// URL): the pages at fault are left out and the build goes on, so that these are
+    /// reported with every later stage's errors in one build.
+    pub errors: Diagnostics,
 }
 
 /// The folder of a listing's later pages: page n of the listing at `/tags/x/` is
@@ -104,7 +110,7 @@ pub fn assemble(
                 &b.dir,
             ))
     });
-    let mut pages: Vec<Page> = docs
+    let pages: Vec<Page> = docs
         .into_iter()
         .map(|doc| {
             let slug = doc.front.slug.clone().unwrap_or_else(|| doc.dir.clone());
@@ -117,32 +123,30 @@ pub fn assemble(
             }
         })
         .collect();
-    let mut by_dir: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (i, p) in pages.iter().enumerate() {
-        by_dir.entry(p.doc.dir.clone()).or_default().push(i);
-    }
-    for group in by_dir.values() {
-        for &i in group {
-            let mut others: Vec<usize> = group.iter().copied().filter(|&j| j != i).collect();
-            others.sort_by_key(|&j| lang_rank(&pages[j].doc.lang));
-            pages[i].translations = others;
-        }
-    }
     let reserved = reserved::Reserved::of(config);
-    let mut diags = Diagnostics::default();
-    if let Err(d) = check_urls(&pages, &reserved) {
-        diags.extend(d);
-    }
+    let mut errors = Diagnostics::default();
+    let at_fault = check_urls(&pages, &reserved, &mut errors);
+    let mut pages: Vec<Page> = pages
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !at_fault.contains(i))
+        .map(|(_, p)| p)
+        .collect();
+    pair_translations(&mut pages, &lang_rank);
     let redirects = aliases::redirects(&pages, &reserved).unwrap_or_else(|d| {
-        diags.extend(d);
+        errors.extend(d);
         Vec::new()
     });
     let mut warnings = warnings;
+    let mut diags = Diagnostics::default();
     match tags::settle(config, &mut pages) {
         Ok(w) => warnings.extend(w),
         Err(d) => diags.extend(d),
     }
-    diags.into_result(())?;
+    if !diags.is_empty() {
+        diags.extend(errors);
+        return Err(diags);
+    }
     let mut by_lang: BTreeMap<Lang, Vec<usize>> = BTreeMap::new();
     for (i, p) in pages.iter().enumerate() {
         by_lang.entry(p.doc.lang.clone()).or_default().push(i);
@@ -158,17 +162,41 @@ pub fn assemble(
         warnings,
         redirects,
         drafts,
+        failed: BTreeMap::new(),
+        errors,
     })
 }
 
-/// Two pages with one URL, or a page shadowing a generated listing, is an error naming both.
-fn check_urls(pages: &[Page], reserved: &reserved::Reserved) -> Result<(), Diagnostics> {
-    let mut diags = Diagnostics::default();
+/// Each page's translations: the pages of its folder in other languages, in the site's order.
+fn pair_translations(pages: &mut [Page], lang_rank: &dyn Fn(&Lang) -> usize) {
+    let mut by_dir: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, p) in pages.iter().enumerate() {
+        by_dir.entry(p.doc.dir.clone()).or_default().push(i);
+    }
+    for group in by_dir.values() {
+        for &i in group {
+            let mut others: Vec<usize> = group.iter().copied().filter(|&j| j != i).collect();
+            others.sort_by_key(|&j| lang_rank(&pages[j].doc.lang));
+            pages[i].translations = others;
+        }
+    }
+}
+
+/// Two pages with one URL, or a page shadowing a generated listing, is an error naming both,
+/// added to `diags`; returns the pages at fault (the later of two), which the site leaves out.
+fn check_urls(
+    pages: &[Page],
+    reserved: &reserved::Reserved,
+    diags: &mut Diagnostics,
+) -> std::collections::BTreeSet<usize> {
+    let mut at_fault = std::collections::BTreeSet::new();
     let mut seen: BTreeMap<&str, &Page> = BTreeMap::new();
-    for p in pages {
+    for (i, p) in pages.iter().enumerate() {
         if p.doc.front.slug.is_none() {
             if let Some(problem) = crate::urls::segment_problem(&p.doc.dir) {
                 diags.push(folder_name_error(p, &problem));
+                at_fault.insert(i);
+                continue;
             }
         }
         if let Some(what) = reserved.taken(&p.url) {
@@ -179,6 +207,8 @@ fn check_urls(pages: &[Page], reserved: &reserved::Reserved) -> Result<(), Diagn
                 )
                 .with_hint("choose another folder name, or set `slug:` in the front matter"),
             );
+            at_fault.insert(i);
+            continue;
         }
         if let Some(other) = seen.insert(&p.url, p) {
             diags.push(
@@ -193,9 +223,36 @@ fn check_urls(pages: &[Page], reserved: &reserved::Reserved) -> Result<(), Diagn
                 )
                 .with_hint("change the `slug:` of one of them"),
             );
+            seen.insert(&other.url, other);
+            at_fault.insert(i);
         }
     }
-    diags.into_result(())
+    at_fault
+}
+
+/// A warning when the site publishes no article while drafts are left out: a build of a blog
+/// whose posts are all drafts (imported from a site built with `hugo -D`) would deploy an
+/// empty site without a word.
+pub fn drafts_warning(config: &SiteConfig, site: &Site) -> Option<Diagnostic> {
+    if !site.pages.is_empty() || site.drafts.is_empty() {
+        return None;
+    }
+    let articles: std::collections::BTreeSet<&std::path::Path> =
+        site.drafts.values().filter_map(|p| p.parent()).collect();
+    let n = articles.len();
+    Some(
+        Diagnostic::new(
+            Place::file(config.root.join("content")),
+            format!(
+                "no article is published: {} {n} {} `draft: true`, which a build leaves out",
+                if n == 1 { "the" } else { "all" },
+                if n == 1 { "article has" } else { "articles have" },
+            ),
+        )
+        .with_hint(
+            "preview them with --drafts (`measured build --drafts`, `measured serve --drafts`); to publish them, remove `draft: true` (an imported blog: import again with --drafts-as-published)",
+        ),
+    )
 }
 
 /// A page whose folder in the output is a file the site also writes (a theme file such as
@@ -498,14 +555,16 @@ mod tests {
             assets: vec![],
             ..Default::default()
         };
-        let e = assemble(&config(), content, AssembleOptions::default())
-            .unwrap_err()
-            .to_string();
+        let site = assemble(&config(), content, AssembleOptions::default()).unwrap();
+        let e = site.errors.clone().into_result(()).unwrap_err().to_string();
         assert!(e.contains("two pages claim the URL /same/"), "{e}");
         assert!(
             e.contains("content/a/index.vi.md") && e.contains("content/b/index.vi.md"),
             "{e}"
         );
+        // The build goes on without the later claimant, to report its other errors too.
+        let left: Vec<&str> = site.pages.iter().map(|p| p.doc.dir.as_str()).collect();
+        assert_eq!(left, ["b"]);
     }
 
     #[test]

@@ -24,6 +24,33 @@ pub fn read(split: &Split<'_>) -> Result<Map<String, Value>, String> {
     }
 }
 
+/// The format of another generator's configuration file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigFormat {
+    Toml,
+    Yaml,
+    Json,
+}
+
+/// The keys and values of another generator's configuration file (`hugo.toml`, Zola's
+/// `config.toml`, Jekyll's `_config.yml`), as plain JSON values. The error is the parser's
+/// message.
+pub fn read_config(text: &str, format: ConfigFormat) -> Result<Map<String, Value>, String> {
+    let value = match format {
+        ConfigFormat::Toml => {
+            from_toml(toml::from_str::<toml::Value>(text).map_err(|e| e.message().to_string())?)
+        }
+        ConfigFormat::Yaml if text.trim().is_empty() => Value::Object(Map::new()),
+        ConfigFormat::Yaml => serde_yaml::from_str::<Value>(text).map_err(|e| e.to_string())?,
+        ConfigFormat::Json => serde_json::from_str::<Value>(text).map_err(|e| e.to_string())?,
+    };
+    match value {
+        Value::Object(map) => Ok(map),
+        Value::Null => Ok(Map::new()),
+        _ => Err("the configuration is not a map of keys to values".into()),
+    }
+}
+
 fn from_toml(value: toml::Value) -> Value {
     match value {
         toml::Value::String(s) => Value::String(s),

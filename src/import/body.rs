@@ -158,29 +158,6 @@ pub fn rewrite_links(body: &str, old_dirs: &[String], files: &[PathBuf]) -> (Str
     (text, count)
 }
 
-/// The images linked at an absolute path of the old site (`/images/x.png`, a file of its
-/// `static/`), each with its line in the file (the body starts at `first_line`).
-pub fn absolute_images(first_line: usize, body: &str) -> Vec<(usize, String)> {
-    let mut found = Vec::new();
-    for (i, line) in body.lines().enumerate() {
-        for opener in ["](/", "src=\"/"] {
-            for (at, _) in line.match_indices(opener) {
-                let target: String = line[at + opener.len() - 1..]
-                    .chars()
-                    .take_while(|c| !matches!(c, ')' | '"' | ' '))
-                    .collect();
-                let image = [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"]
-                    .iter()
-                    .any(|e| target.to_lowercase().ends_with(e));
-                if image && !target.starts_with("//") && !target.contains("..") {
-                    found.push((first_line + i, target));
-                }
-            }
-        }
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

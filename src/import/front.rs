@@ -20,6 +20,8 @@ pub struct Converted {
     pub updated: Option<String>,
     pub description: Option<String>,
     pub tags: Vec<String>,
+    /// The post's `tags` as written, before the categories are merged in.
+    pub own_tags: Vec<String>,
     /// The post's own categories, before they are merged into the tags (Jekyll puts them in
     /// its URLs).
     pub categories: Vec<String>,
@@ -32,6 +34,19 @@ pub struct Converted {
     /// The line of that key in the file (1 when there is none).
     pub url_line: usize,
     pub aliases: Vec<String>,
+    /// The line of `aliases:` (or `redirect_from:`), 1 when there is none.
+    pub aliases_line: usize,
+    /// The line of `categories:`, 1 when there is none.
+    pub categories_line: usize,
+    /// The lines of `date:` and `tags:` (a page has neither), 1 when there is none.
+    pub date_line: usize,
+    pub tags_line: usize,
+    /// `layout:` and `type:`: how the source's theme renders the file (a page, a search
+    /// page, an archive), read and still noted as dropped.
+    pub layout: Option<String>,
+    pub page_type: Option<String>,
+    /// `menu: main` (Hugo): the page's entry in the main menu, with its weight and name.
+    pub menu: Option<(i64, Option<String>)>,
     pub dropped: Vec<Note>,
     pub to_fix: Vec<Note>,
     pub body: String,
@@ -79,15 +94,31 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
         || map
             .remove("published")
             .is_some_and(|v| v == Value::Bool(false));
+    out.aliases_line = ["aliases", "redirect_from"]
+        .iter()
+        .find_map(|k| frontmatter::key_line(&split, k))
+        .unwrap_or(1);
+    out.categories_line = ["categories", "category"]
+        .iter()
+        .find_map(|k| frontmatter::key_line(&split, k))
+        .unwrap_or(1);
+    out.date_line = frontmatter::key_line(&split, "date").unwrap_or(1);
+    out.tags_line = frontmatter::key_line(&split, "tags").unwrap_or(1);
     out.aliases = take_list(&mut map, "aliases");
     out.aliases.extend(take_list(&mut map, "redirect_from"));
+    out.layout = map.get("layout").and_then(text);
+    out.page_type = map.get("type").and_then(text);
+    out.menu = menu(&mut map);
     let mut tags = take_list(&mut map, "tags");
+    out.own_tags = tags.clone();
     out.categories = take_list(&mut map, "categories");
     out.categories.extend(take_list(&mut map, "category"));
     tags.extend(out.categories.iter().cloned());
     if let Some(Value::Object(mut tax)) = map.remove("taxonomies") {
-        tags.extend(take_list(&mut tax, "tags"));
-        tags.extend(take_list(&mut tax, "categories"));
+        out.own_tags.extend(take_list(&mut tax, "tags"));
+        out.categories.extend(take_list(&mut tax, "categories"));
+        tags.extend(out.own_tags.iter().cloned());
+        tags.extend(out.categories.iter().cloned());
         for key in tax.keys() {
             out.dropped.push(note(
                 "taxonomies",
@@ -107,6 +138,26 @@ pub fn convert(generator: Generator, src: &Path, post: &Post) -> Result<Converte
         ));
     }
     Ok(out)
+}
+
+/// Hugo's `menu: main`, `menu: [main]` or `menu: { main: { weight: 2, name: … } }`, taken
+/// out of `map` when it names the main menu.
+fn menu(map: &mut Map<String, Value>) -> Option<(i64, Option<String>)> {
+    let key = ["menu", "menus"]
+        .into_iter()
+        .find(|k| map.contains_key(*k))?;
+    let entry = match &map[key] {
+        Value::String(s) if s == "main" => (0, None),
+        Value::Array(a) if a.iter().any(|v| v == "main") => (0, None),
+        Value::Object(o) => {
+            let main = o.get("main")?;
+            let weight = main.get("weight").and_then(Value::as_i64).unwrap_or(0);
+            (weight, main.get("name").and_then(text))
+        }
+        _ => return None,
+    };
+    map.remove(key);
+    Some(entry)
 }
 
 /// Jekyll's dates made RFC 3339, and a note for a date measured does not read or a missing
@@ -129,13 +180,11 @@ fn check_dates(out: &mut Converted, note: &dyn Fn(&str, String) -> Note, file: &
         out.to_fix
             .push(Note::at(file, 1, "no `title`: write one".to_string()));
     }
-    if out.date.is_none() {
-        out.to_fix.push(Note::at(
-            file,
-            1,
-            "no `date`: write one (YYYY-MM-DD)".to_string(),
-        ));
-    }
+}
+
+/// The note for an article without a date (a page needs none).
+pub fn no_date(file: &Path) -> Note {
+    Note::at(file, 1, "no `date`: write one (YYYY-MM-DD)")
 }
 
 /// The first of `keys` that is there, as text; all of them removed.
@@ -196,11 +245,22 @@ fn jekyll_date(s: &str) -> Option<String> {
     ok.then(|| format!("{date}T{time}{}:{}", &zone[..3], &zone[3..]))
 }
 
-/// The folder (URL segment) of the article: its `slug:` or its name, made a valid segment;
-/// a slug that would lead out of `content/` is refused.
-pub fn folder(src: &Path, post: &Post, conv: &Converted) -> Result<String, Diagnostics> {
+/// The folder (URL segment) of the article: its `slug:` or its name, made a valid segment
+/// (in lowercase when the source lowercased its URLs, as Hugo does); a slug that would lead
+/// out of `content/` is refused.
+pub fn folder(
+    src: &Path,
+    post: &Post,
+    conv: &Converted,
+    lowercase: bool,
+) -> Result<String, Diagnostics> {
     let file = src.join(&post.rel);
     let wanted = conv.slug.clone().unwrap_or_else(|| post.stem.clone());
+    let wanted = if lowercase {
+        wanted.to_lowercase()
+    } else {
+        wanted
+    };
     let escapes = wanted.contains('/') || wanted.contains('\\') || wanted.contains("..");
     if escapes || wanted.trim().is_empty() {
         let split = frontmatter::split(&file, &post.text)?;

@@ -18,9 +18,9 @@ impl Note {
         }
     }
 
-    pub fn file(file: &Path, text: impl Into<String>) -> Note {
+    pub fn file(file: impl AsRef<Path>, text: impl Into<String>) -> Note {
         Note {
-            place: file.display().to_string(),
+            place: file.as_ref().display().to_string(),
             text: text.into(),
         }
     }
@@ -30,8 +30,12 @@ impl Note {
 #[derive(Debug, Default)]
 pub struct Report {
     pub articles: usize,
+    /// Standalone pages written into `pages/`.
+    pub pages: usize,
     pub images: usize,
     pub aliases: usize,
+    /// Old URLs of lists and pages kept in `site.toml`'s `[redirects]`.
+    pub redirects: usize,
     pub links_rewritten: usize,
     /// Highlight shortcodes and tags made fenced code blocks.
     pub highlights: usize,
@@ -41,10 +45,11 @@ pub struct Report {
     pub unchanged: usize,
     pub dropped: Vec<Note>,
     pub to_fix: Vec<Note>,
-    /// Files of the source skipped, and why.
+    /// Files of the source skipped or moved elsewhere, and why.
     pub notes: Vec<Note>,
+    /// How many posts are drafts and what the live site did with them.
+    pub drafts: Option<String>,
     pub default_lang: String,
-    pub site_toml_missing: bool,
 }
 
 impl fmt::Display for Report {
@@ -53,8 +58,8 @@ impl fmt::Display for Report {
             writeln!(f, "wrote {}", file.display())?;
         }
         let sections = [
-            ("skipped", &self.notes),
-            ("front matter keys dropped", &self.dropped),
+            ("skipped or moved", &self.notes),
+            ("front matter and configuration keys dropped", &self.dropped),
             ("to fix by hand", &self.to_fix),
         ];
         for (title, notes) in sections {
@@ -65,26 +70,23 @@ impl fmt::Display for Report {
                 writeln!(f, "  {}: {}", n.place, n.text)?;
             }
         }
+        if let Some(drafts) = &self.drafts {
+            writeln!(f, "drafts: {drafts}")?;
+        }
         writeln!(
             f,
-            "imported {} articles ({} files written, {} unchanged), {} images and other files copied, {} aliases, {} links rewritten, {} highlight blocks made fenced code, {} keys dropped, {} things to fix by hand",
+            "imported {} articles and {} pages ({} files written, {} unchanged), {} static and bundled files copied, {} aliases, {} redirects in site.toml, {} links rewritten, {} highlight blocks made fenced code, {} keys dropped, {} things to fix by hand",
             self.articles,
+            self.pages,
             self.written.len(),
             self.unchanged,
             self.images,
             self.aliases,
+            self.redirects,
             self.links_rewritten,
             self.highlights,
             self.dropped.len(),
             self.to_fix.len()
-        )?;
-        if self.site_toml_missing {
-            writeln!(
-                f,
-                "no site.toml in the root: the articles were written in `{}`; write site.toml (see docs/authoring.md) before `measured build`",
-                self.default_lang
-            )?;
-        }
-        Ok(())
+        )
     }
 }

@@ -27,20 +27,39 @@ pub struct Post {
     pub file_date: Option<String>,
     /// Whether the post is in the source's default language, whose URLs have no `/<lang>/`.
     pub at_root: bool,
+    /// Where the file was found.
+    pub origin: Origin,
+}
+
+/// Which kind of source file a [`Post`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A post (Jekyll's `_posts/`), or any page of Hugo's and Zola's `content/`.
+    Post,
+    /// Jekyll's `_drafts/`: a post not published.
+    Draft,
+    /// A Jekyll page (`about.md` outside the `_` folders).
+    Page,
+    /// A section's `_index.md` (Hugo, Zola): its list page's text.
+    Section,
 }
 
 impl Post {
     /// The translations of one article share this.
-    fn key(&self) -> (String, String) {
-        (self.section.clone(), self.stem.clone())
+    fn key(&self) -> (u8, String, String) {
+        (self.origin as u8, self.section.clone(), self.stem.clone())
     }
 }
 
 /// The posts found, and what was skipped.
 pub struct Found {
     pub posts: Vec<Post>,
+    /// The sections' `_index.md` (Hugo, Zola), the home's included (section "").
+    pub sections: Vec<Post>,
+    /// The sections' other files, relative to the posts folder (published at that path).
+    pub section_files: Vec<PathBuf>,
     /// The language of the files without a language in their name, when the site's
-    /// configuration names it (Hugo's `defaultContentLanguage`, Zola's `default_language`).
+    /// configuration names it (set by the caller from [`super::srcconfig`]).
     pub lang: Option<Lang>,
     pub notes: Vec<Note>,
 }
@@ -66,7 +85,9 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
     }
     let mut found = Found {
         posts: Vec::new(),
-        lang: config_lang(generator, src),
+        sections: Vec::new(),
+        section_files: Vec::new(),
+        lang: None,
         notes: Vec::new(),
     };
     let mut diags = Diagnostics::default();
@@ -94,7 +115,16 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
             ));
             continue;
         }
-        if !entry.file_type().is_file() || !is_md {
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        if !is_md {
+            let inner = path.strip_prefix(&posts_dir).unwrap_or(path);
+            match not_markdown(generator, &posts_dir, inner) {
+                Loose::Bundled => {}
+                Loose::Section => found.section_files.push(inner.to_path_buf()),
+                Loose::Note(why) => found.notes.push(Note::file(path, why)),
+            }
             continue;
         }
         let text = match std::fs::read_to_string(path) {
@@ -124,11 +154,70 @@ pub fn find(generator: Generator, src: &Path) -> Result<Found, Diagnostics> {
             continue;
         }
         match post(generator, inner, rel.clone(), text) {
+            Ok(p) if p.origin == Origin::Section => found.sections.push(p),
             Ok(p) => found.posts.push(p),
-            Err(note) => found.notes.push(Note::file(&src.join(&rel), note)),
+            Err(note) => found.notes.push(Note::file(src.join(&rel), note)),
         }
     }
+    if generator == Generator::Jekyll {
+        super::jekyll::drafts_and_pages(src, &mut found, &mut diags);
+    }
     diags.into_result(found)
+}
+
+/// What becomes of a file of the posts folder that is not Markdown.
+enum Loose {
+    /// A leaf bundle's file, copied with its article.
+    Bundled,
+    /// A file of a section (a folder with an `_index.md`, the home's included), which Hugo and
+    /// Zola publish at its path: copied to `static/` there.
+    Section,
+    /// Not imported, and why.
+    Note(String),
+}
+
+/// What becomes of `inner`, a file of the posts folder that is not Markdown: a page in a format
+/// the import does not read (HTML, Org, AsciiDoc…) is noted, a bundle's file goes with its
+/// article, a section's to `static/`, and one outside any bundle is noted.
+fn not_markdown(generator: Generator, posts_dir: &Path, inner: &Path) -> Loose {
+    let ext = inner
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+        .to_lowercase();
+    if [
+        "html", "htm", "org", "adoc", "asciidoc", "rst", "pandoc", "pdc", "textile",
+    ]
+    .contains(&ext.as_str())
+    {
+        return Loose::Note(format!(
+            "a page written in `.{ext}`, which the import does not read: not imported; convert it to Markdown (pages/ or content/) by hand"
+        ));
+    }
+    if generator == Generator::Jekyll {
+        return Loose::Note("not a post (`_posts/` holds Markdown posts): not imported".into());
+    }
+    let holds = |dir: &Path, index: &str| {
+        std::fs::read_dir(posts_dir.join(dir)).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                split_lang(&name).0 == index
+                    && (name.ends_with(".md") || name.ends_with(".markdown"))
+            })
+        })
+    };
+    let dirs: Vec<&Path> = inner.ancestors().skip(1).collect();
+    if dirs.iter().any(|d| holds(d, "index")) {
+        Loose::Bundled
+    } else if dirs.iter().any(|d| holds(d, "_index")) {
+        Loose::Section
+    } else {
+        Loose::Note(
+            "a file outside any page bundle, which the generator does not publish: not copied; if a page shows it, put it in static/"
+                .into(),
+        )
+    }
 }
 
 /// The leaf bundle (a folder with an `index.md`, `index.<lang>.md`) that `inner`, a Markdown
@@ -194,20 +283,6 @@ fn is_site(generator: Generator, src: &Path) -> bool {
     }
 }
 
-/// The default language the site's TOML configuration names, if any.
-fn config_lang(generator: Generator, src: &Path) -> Option<Lang> {
-    let (files, key): (&[&str], &str) = match generator {
-        Generator::Hugo => (&["hugo.toml", "config.toml"], "defaultContentLanguage"),
-        Generator::Zola => (&["config.toml"], "default_language"),
-        Generator::Jekyll => return None,
-    };
-    let text = files
-        .iter()
-        .find_map(|f| std::fs::read_to_string(src.join(f)).ok())?;
-    let table: toml::Table = toml::from_str(&text).ok()?;
-    Lang::parse(table.get(key)?.as_str()?).ok()
-}
-
 /// The post at `inner` (relative to content/ or _posts/), or why it is not one.
 fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Result<Post, String> {
     let name = inner
@@ -229,10 +304,21 @@ fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Resul
             bundle: None,
             file_date: Some(date.to_string()),
             at_root: true,
+            origin: Origin::Post,
         });
     }
     if base == "_index" {
-        return Err("a section's list page: skipped (measured lists articles by itself)".into());
+        return Ok(Post {
+            rel,
+            text,
+            lang,
+            stem: String::new(),
+            section: section_of(parent),
+            bundle: None,
+            file_date: None,
+            at_root: true,
+            origin: Origin::Section,
+        });
     }
     let (stem, section, bundle) = if base == "index" {
         let dir = parent
@@ -248,6 +334,13 @@ fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Resul
     if stem.is_empty() {
         return Err("a page at the top of content/: skipped, it is no article".into());
     }
+    // Zola takes a page's date from a name `2024-01-02-x` and publishes it as `x`.
+    let (stem, file_date) = match super::old_urls::zola_stem(&stem) {
+        rest if generator == Generator::Zola && rest.len() < stem.len() => {
+            (rest.to_string(), Some(stem[..10].to_string()))
+        }
+        _ => (stem, None),
+    };
     Ok(Post {
         rel,
         text,
@@ -255,13 +348,14 @@ fn post(generator: Generator, inner: &Path, rel: PathBuf, text: String) -> Resul
         stem,
         section,
         bundle,
-        file_date: None,
+        file_date,
         at_root: true,
+        origin: Origin::Post,
     })
 }
 
 /// `x.en.md` → (`x`, en); `x.md` → (`x`, none).
-fn split_lang(name: &str) -> (&str, Option<Lang>) {
+pub fn split_lang(name: &str) -> (&str, Option<Lang>) {
     let stem = name
         .strip_suffix(".md")
         .or_else(|| name.strip_suffix(".markdown"))
@@ -289,7 +383,8 @@ fn jekyll_name(base: &str) -> Option<(&str, &str)> {
 /// The posts grouped by article, the default language's file first; a file without a
 /// language in its name is in `unnamed` (the source's default), else in `default_lang`.
 pub fn group(posts: Vec<Post>, unnamed: Option<&Lang>, default_lang: &Lang) -> Vec<Vec<Post>> {
-    let mut groups: std::collections::BTreeMap<(String, String), Vec<Post>> = Default::default();
+    let mut groups: std::collections::BTreeMap<(u8, String, String), Vec<Post>> =
+        Default::default();
     for mut p in posts {
         p.at_root = p.lang.is_none() || p.lang.as_ref() == unnamed;
         p.lang = p.lang.or_else(|| unnamed.cloned());

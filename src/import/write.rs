@@ -56,6 +56,7 @@ pub(super) fn write_all(
         }
         match std::fs::read(&dest) {
             Ok(old) if old == p.bytes => unchanged += 1,
+            Ok(old) if p.appends && p.bytes.starts_with(&old) => todo.push((dest, p)),
             Ok(_) if !force => diags.push(
                 Diagnostic::new(Place::file(&dest), "the file differs from what the import would write (edited since, or another post)")
                     .with_hint("move it away, or import again with --force to overwrite it"),

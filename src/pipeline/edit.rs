@@ -276,6 +276,7 @@ fn check_links(
         let targets = links::Targets {
             output,
             drafts: &site.drafts,
+            failed: &site.failed,
         };
         diags.extend(links::check(&site.pages[i].url, &bodies[i].links, targets));
     }

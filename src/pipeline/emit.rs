@@ -26,18 +26,34 @@ pub(super) struct Emitted {
     pub(super) search: Option<SearchJob>,
 }
 
+/// What the output stages read besides the render inputs.
+pub(super) struct EmitInputs<'a> {
+    pub(super) theme: &'a Theme,
+    /// The experiments each page uses.
+    pub(super) used: &'a [BTreeSet<String>],
+    pub(super) m: &'a Measurements,
+    /// The bodies' keys.
+    pub(super) body_keys: &'a [blake3::Hash],
+    /// Where rendered files go as they are made (a one-off build), if anywhere.
+    pub(super) store: Option<&'a dyn Store>,
+}
+
 impl Session {
-    /// Every output file from `inputs`, checked, and the search index; `used`: the experiments
-    /// each page uses, `body_keys`: the bodies' keys.
+    /// Every output file from `inputs`, checked, and the search index; the errors of earlier
+    /// stages (`deferred`) are reported with the checks'.
     pub(super) fn emit(
         &mut self,
         inputs: &mut RenderInputs,
-        theme: &Theme,
-        used: &[BTreeSet<String>],
-        m: &Measurements,
-        body_keys: &[blake3::Hash],
-        store: Option<&dyn Store>,
+        e: &EmitInputs<'_>,
+        deferred: Diagnostics,
     ) -> Result<Emitted, Diagnostics> {
+        let EmitInputs {
+            theme,
+            used,
+            m,
+            body_keys,
+            store,
+        } = *e;
         // The session's, which made the bodies.
         let highlighter = self.highlighter(&inputs.config);
         // The highlight cache is saved beside the rendering (no later stage highlights); a
@@ -50,17 +66,28 @@ impl Session {
             }
             saved
         });
-        let (mut output, rendering, cards_drawn) = self.render_with_cards(inputs, store)?;
+        let (mut output, rendering, cards_drawn) = self
+            .render_with_cards(inputs, store)
+            .map_err(|d| super::joined(d, &deferred))?;
         self.memo.pages = rendering.pages;
-        self.add_files(inputs, theme, used, m, &mut output)?;
-        render::add_redirects(inputs, &mut output)?;
+        // From here every error is gathered, with those of the earlier stages (`deferred`),
+        // and reported together before the search index is made.
+        let mut errors = deferred;
+        let mut gather = |r: Result<(), Diagnostics>| {
+            if let Err(d) = r {
+                errors.extend(d);
+            }
+        };
+        gather(self.add_files(inputs, theme, used, m, &mut output));
+        gather(render::add_redirects(inputs, &mut output));
+        gather(render::add_site_redirects(inputs, &mut output));
         if self.once {
             // The pages are written: only the checks and the search index read the bodies
             // again, never their HTML, which is the largest part of them.
             drop_html(&mut inputs.bodies);
         }
         // 8. Links checked against the output; the search index.
-        let search = self.check_and_index(&mut output, inputs, body_keys);
+        let search = self.check_and_index(&mut output, inputs, body_keys, errors);
         // A cache that cannot be saved only costs time in the next build.
         let _ = saving.join();
         Ok(Emitted {
@@ -71,17 +98,25 @@ impl Session {
         })
     }
 
-    /// The finished output checked (its paths, links and pages), then the search index made
-    /// and added to it.
+    /// The finished output checked (its paths, links and pages), every error with those found
+    /// before (`errors`), then the search index made and added to it.
     fn check_and_index(
         &mut self,
         output: &mut Output,
         inputs: &RenderInputs,
         keys: &[blake3::Hash],
+        mut errors: Diagnostics,
     ) -> Result<Option<SearchJob>, Diagnostics> {
-        site::check_output_paths(&inputs.site, output)?;
-        files::check_links(&inputs.site, &inputs.bodies, output)?;
-        files::check_pages(inputs, output)?;
+        for checked in [
+            site::check_output_paths(&inputs.site, output),
+            files::check_links(&inputs.site, &inputs.bodies, output),
+            files::check_pages(inputs, output),
+        ] {
+            if let Err(d) = checked {
+                errors.extend(d);
+            }
+        }
+        errors.into_result(())?;
         if !inputs.config.search {
             return Ok(None);
         }

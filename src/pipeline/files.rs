@@ -161,6 +161,7 @@ pub(super) fn check_links(
             let targets = links::Targets {
                 output,
                 drafts: &site.drafts,
+                failed: &site.failed,
             };
             links::check(&p.url, &b.links, targets)
         })
@@ -184,6 +185,7 @@ pub(super) fn check_pages(inputs: &RenderInputs, output: &Output) -> Result<(), 
     let targets = links::Targets {
         output,
         drafts: &inputs.site.drafts,
+        failed: &inputs.site.failed,
     };
     diags.extend(crate::pages::check_links(&inputs.standalone, targets));
     diags.extend(crate::pages::check_menu(&inputs.config, targets));

@@ -29,7 +29,10 @@ struct ArticleCtx<'a> {
     reading_time: String,
     tags: Vec<TagLink>,
     series: Option<SeriesCtx>,
-    toc: &'a [TocEntry],
+    /// The table of contents, each H3 under the H2 before it.
+    toc: Vec<TocNode<'a>>,
+    /// How many headings it lists (shown from two on).
+    toc_size: usize,
     content: &'a str,
     /// Where the page's experiments were measured, as CSS custom properties (`--w1:'…'`)
     /// that the values' tooltips show ([`crate::markdown::Rendered::where_vars`]).
@@ -60,6 +63,33 @@ struct SeriesPart {
     url: String,
     part: Option<u32>,
     current: bool,
+}
+
+/// A heading in the table of contents, with the headings under it.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+struct TocNode<'a> {
+    id: &'a str,
+    text: &'a str,
+    children: Vec<TocNode<'a>>,
+}
+
+/// The headings nested by level: an H3 goes under the H2 before it (at the top when none is),
+/// so that the list numbers the sections, not every heading.
+fn nest(entries: &[TocEntry]) -> Vec<TocNode<'_>> {
+    let top = entries.iter().map(|e| e.level).min().unwrap_or(2);
+    let mut out: Vec<TocNode<'_>> = Vec::new();
+    for e in entries {
+        let node = TocNode {
+            id: &e.id,
+            text: &e.text,
+            children: Vec::new(),
+        };
+        match out.last_mut() {
+            Some(parent) if e.level > top => parent.children.push(node),
+            _ => out.push(node),
+        }
+    }
+    out
 }
 
 /// The context of page `i`'s article page.
@@ -93,7 +123,8 @@ pub(super) fn context(inputs: &RenderInputs, i: usize) -> ArticlePage<'_> {
         reading_time: t.count("reading_time", minutes),
         tags: link::tag_links(&inputs.config, p),
         series: series(inputs, i),
-        toc: &body.toc,
+        toc: nest(&body.toc),
+        toc_size: body.toc.len(),
         content: &body.html,
         content_style: &body.where_vars,
         reproduce,
@@ -219,5 +250,42 @@ mod tests {
                 ("en", "https://e.org/en/tcp/")
             ]
         );
+    }
+}
+
+#[cfg(test)]
+mod toc_tests {
+    use super::*;
+
+    fn entry(level: u8, id: &str) -> TocEntry {
+        TocEntry {
+            level,
+            id: id.into(),
+            text: id.to_uppercase(),
+        }
+    }
+
+    #[test]
+    fn h3_headings_nest_under_the_h2_before_them() {
+        let flat = [
+            entry(3, "intro"),
+            entry(2, "a"),
+            entry(3, "a1"),
+            entry(3, "a2"),
+            entry(2, "b"),
+        ];
+        let ids = |nodes: &[TocNode<'_>]| -> Vec<String> {
+            nodes
+                .iter()
+                .map(|n| {
+                    let kids: Vec<&str> = n.children.iter().map(|c| c.id).collect();
+                    format!("{}[{}]", n.id, kids.join(","))
+                })
+                .collect()
+        };
+        assert_eq!(ids(&nest(&flat[1..])), ["a[a1,a2]", "b[]"]);
+        // An H3 before any H2 stays at the top; a page of H3s only is one level.
+        assert_eq!(ids(&nest(&flat)), ["intro[]", "a[a1,a2]", "b[]"]);
+        assert_eq!(ids(&nest(&[entry(3, "x"), entry(3, "y")])), ["x[]", "y[]"]);
     }
 }

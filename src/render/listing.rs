@@ -21,6 +21,8 @@ use super::meta::{self, FeedLink, PageMeta};
 pub(super) struct ListPage {
     pub(super) meta: PageMeta,
     heading: String,
+    /// The home page's introduction (`pages/index.<lang>.md`), on its first page only.
+    intro: Option<String>,
     items: Vec<LinkCtx>,
     /// `None` when the listing fits on one page: no page numbers to show.
     pagination: Option<Pagination>,
@@ -85,7 +87,13 @@ pub(super) fn home(inputs: &RenderInputs, lang: &Lang) -> Vec<ListPage> {
             .map(|l| (l.clone(), config.lang_prefix(l)))
             .collect(),
     };
-    pages(inputs, &listing, &home_listed(inputs, lang))
+    let mut pages = pages(inputs, &listing, &home_listed(inputs, lang));
+    pages[0].intro = inputs
+        .standalone
+        .iter()
+        .find(|p| p.is_intro() && &p.source.lang == lang)
+        .map(|p| p.body.html.clone());
+    pages
 }
 
 /// The articles the home page of `lang` lists, newest first.
@@ -184,6 +192,7 @@ fn pages(inputs: &RenderInputs, listing: &Listing, listed: &[usize]) -> Vec<List
             ListPage {
                 meta,
                 heading: listing.heading.clone(),
+                intro: None,
                 items: links(inputs, chunk, listing.lang),
                 pagination,
             }

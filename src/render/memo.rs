@@ -27,18 +27,20 @@ impl<'a> Reuse<'a> {
         }
     }
 
-    /// The bytes of `path`: the previous build's when `template` and `context` hash as they
-    /// did, else `render`'s; kept for the next build either way. The values every page of a
-    /// language shares (`site`, `t`) are not in `context`: they change only with the theme or
-    /// the configuration, which empty the memo.
+    /// The bytes of `path`: the previous build's when `template`, `context` and the page's
+    /// `site` values hash as they did, else `render`'s; kept for the next build either way.
+    /// The UI strings (`t`) are not in the key: they change only with the theme, which empties
+    /// the memo; `site` is, since whether a language has tags (its header's link) changes
+    /// with the articles.
     pub(super) fn get_or(
         &self,
         path: &str,
         template: &str,
         context: &Value,
+        site: Option<&Value>,
         render: impl FnOnce() -> Result<Arc<[u8]>, Diagnostic>,
     ) -> Result<Arc<[u8]>, Diagnostic> {
-        let key = page_key(template, context);
+        let key = page_key(template, context, site);
         let bytes = match self.previous.get(path) {
             Some((k, bytes)) if *k == key => bytes.clone(),
             _ => render()?,
@@ -57,10 +59,13 @@ impl<'a> Reuse<'a> {
 }
 
 /// The identity of a page: its template and its context.
-fn page_key(template: &str, context: &Value) -> blake3::Hash {
+fn page_key(template: &str, context: &Value, site: Option<&Value>) -> blake3::Hash {
     let mut hasher = blake3::Hasher::new();
     hasher.update(template.as_bytes());
     hash_value(&mut hasher, context);
+    if let Some(site) = site {
+        hash_value(&mut hasher, site);
+    }
     hasher.finalize()
 }
 
@@ -115,7 +120,7 @@ mod tests {
     use super::*;
 
     fn key(value: &serde_json::Value) -> blake3::Hash {
-        page_key("t.html", &Value::from_serializable(value))
+        page_key("t.html", &Value::from_serializable(value), None)
     }
 
     #[test]
@@ -131,30 +136,46 @@ mod tests {
             assert_ne!(key(&a), key(&other), "{other}");
         }
         assert_ne!(
-            page_key("t.html", &Value::from_serializable(&a)),
-            page_key("u.html", &Value::from_serializable(&a))
+            page_key("t.html", &Value::from_serializable(&a), None),
+            page_key("u.html", &Value::from_serializable(&a), None)
         );
     }
 
     #[test]
-    fn a_page_is_rendered_again_only_when_its_context_changed() {
+    fn a_page_is_rendered_again_only_when_its_context_or_site_changed() {
         let context = Value::from_serializable(&serde_json::json!({ "title": "A" }));
+        let site = Value::from_serializable(&serde_json::json!({ "tags_url": null }));
         let empty = PageMemo::new();
         let first = Reuse::new(&empty);
         let rendered = first
-            .get_or("a.html", "t.html", &context, || Ok(Arc::from(&b"one"[..])))
+            .get_or("a.html", "t.html", &context, Some(&site), || {
+                Ok(Arc::from(&b"one"[..]))
+            })
             .unwrap();
         assert_eq!(&*rendered, b"one");
         let previous = first.into_fresh();
         let second = Reuse::new(&previous);
         let kept = second
-            .get_or("a.html", "t.html", &context, || panic!("rendered again"))
+            .get_or("a.html", "t.html", &context, Some(&site), || {
+                panic!("rendered again")
+            })
             .unwrap();
         assert_eq!(&*kept, b"one");
         let changed = Value::from_serializable(&serde_json::json!({ "title": "B" }));
         let again = second
-            .get_or("a.html", "t.html", &changed, || Ok(Arc::from(&b"two"[..])))
+            .get_or("a.html", "t.html", &changed, Some(&site), || {
+                Ok(Arc::from(&b"two"[..]))
+            })
             .unwrap();
         assert_eq!(&*again, b"two");
+        // A language's first tag links its tag index from the header of every page.
+        let tagged = Value::from_serializable(&serde_json::json!({ "tags_url": "/tags/" }));
+        let third = Reuse::new(&previous);
+        let linked = third
+            .get_or("a.html", "t.html", &context, Some(&tagged), || {
+                Ok(Arc::from(&b"three"[..]))
+            })
+            .unwrap();
+        assert_eq!(&*linked, b"three");
     }
 }

@@ -115,8 +115,11 @@ pub(super) fn meta(
             .get(&config.default_lang)
             .map(|u| config.absolute(u))
     };
+    // A site in one language has nothing to switch to.
+    let several = config.languages.len() > 1;
     let switch = config
         .langs()
+        .filter(|_| several)
         .map(|l| {
             let exact = versions.get(l);
             Switch {

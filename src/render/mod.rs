@@ -13,6 +13,7 @@ mod link;
 mod listing;
 mod memo;
 mod meta;
+mod moved;
 mod prefix;
 mod redirect;
 mod reproduce;
@@ -38,6 +39,7 @@ use crate::output::{self, Kept, Output, Store};
 use crate::site::Site;
 
 pub use memo::PageMemo;
+pub use moved::add_site_redirects;
 pub use redirect::add_redirects;
 pub use reproduce::{Reproduce, reproduce_of, results_json};
 pub use templates::{Templates, compile};
@@ -110,6 +112,7 @@ pub fn render(
     let standalone = inputs
         .standalone
         .iter()
+        .filter(|page| !page.is_intro())
         .map(|page| renderer.standalone(page));
     let others = extras
         .chain(standalone)
@@ -153,7 +156,8 @@ pub fn render_pages(
     let mut files = Files::new();
     for r in rendered {
         match r {
-            Ok(file) => files.push(file),
+            // A feed is served at the old URLs that `[redirects]` leads to it too.
+            Ok(file) => files.extend(moved::copies(&inputs.config, file)),
             Err(d) => diags.push(d),
         }
     }
@@ -185,7 +189,8 @@ struct SiteCtx<'a> {
     base_url: &'a str,
     author: &'a str,
     home: String,
-    tags_url: String,
+    /// The tag index, when the language has tags (an empty index is not linked).
+    tags_url: Option<String>,
     feed_url: String,
     /// Whether pages get the search box.
     search: bool,
@@ -219,7 +224,12 @@ impl<'a> Renderer<'a> {
                     base_url: &config.base_url,
                     author: &config.author,
                     home: prefix.clone(),
-                    tags_url: format!("{prefix}tags/"),
+                    tags_url: inputs
+                        .site
+                        .tags
+                        .get(lang)
+                        .is_some_and(|t| !t.is_empty())
+                        .then(|| format!("{prefix}tags/")),
                     feed_url: format!("{prefix}atom.xml"),
                     search: config.search,
                     menu: &lc.menu,
@@ -274,8 +284,11 @@ impl<'a> Renderer<'a> {
                 &page,
             )?)?);
         }
+        let config = &inputs.config;
         for tag in tags {
-            files.push(keep(self.tag_feed(lang, tag)?)?);
+            for file in moved::copies(config, self.tag_feed(lang, tag)?) {
+                files.push(keep(file)?);
+            }
         }
         let index = listing::tag_index(inputs, lang);
         let index_url = listing::tag_index_url(inputs, lang);
@@ -285,7 +298,9 @@ impl<'a> Renderer<'a> {
             lang,
             &index,
         )?)?);
-        files.push(keep(self.feed(lang)?)?);
+        for file in moved::copies(config, self.feed(lang)?) {
+            files.push(keep(file)?);
+        }
         Ok(files)
     }
 
@@ -387,7 +402,10 @@ impl<'a> Renderer<'a> {
             Ok(Arc::from(html.into_bytes()))
         };
         let bytes = match &self.reuse {
-            Some(reuse) => reuse.get_or(&path, template, &context, render)?,
+            Some(reuse) => {
+                let site = lang.map(|l| &self.per_lang[l].0);
+                reuse.get_or(&path, template, &context, site, render)?
+            }
             None => render()?,
         };
         Ok((path, bytes))

@@ -44,16 +44,45 @@ pub fn add_redirects(inputs: &RenderInputs, output: &mut Output) -> Result<(), D
 /// The redirect page to page `to`.
 fn page_html(inputs: &RenderInputs, to: usize) -> String {
     let page = &inputs.site.pages[to];
-    let url = escape(&inputs.config.absolute(&page.url));
-    let title = escape(&page.doc.front.title);
     let lang = &page.doc.lang;
-    let moved = escape(inputs.strings[lang].get("moved_to"));
+    redirect_html(&Redirect {
+        lang: lang.code(),
+        title: &page.doc.front.title,
+        canonical: &inputs.config.absolute(&page.url),
+        href: &inputs.config.href(&page.url),
+        moved: inputs.strings[lang].get("moved_to"),
+    })
+}
+
+/// What a redirect page says.
+pub(super) struct Redirect<'a> {
+    pub(super) lang: &'a str,
+    /// The title of the page it leads to.
+    pub(super) title: &'a str,
+    /// That page's address, for search engines.
+    pub(super) canonical: &'a str,
+    /// That page's path as a browser follows it on this site (`/blog/x/` under a path): the
+    /// same site answers, in preview (`serve`) as deployed.
+    pub(super) href: &'a str,
+    /// "This article has moved to".
+    pub(super) moved: &'a str,
+}
+
+/// A page that leads to another at once: a canonical link for search engines, a refresh to
+/// the site's own path of it for browsers, and a link for the rest.
+pub(super) fn redirect_html(r: &Redirect<'_>) -> String {
+    let (title, canonical, href, moved) = (
+        escape(r.title),
+        escape(r.canonical),
+        escape(r.href),
+        escape(r.moved),
+    );
     format!(
         "<!DOCTYPE html>\n<html lang=\"{code}\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>{title}</title>\n<link rel=\"canonical\" href=\"{url}\">\n\
+         <title>{title}</title>\n<link rel=\"canonical\" href=\"{canonical}\">\n\
          <meta name=\"robots\" content=\"noindex\">\n\
-         <meta http-equiv=\"refresh\" content=\"0; url={url}\">\n</head>\n\
-         <body>\n<p>{moved} <a href=\"{url}\">{title}</a></p>\n</body>\n</html>\n",
-        code = lang.code(),
+         <meta http-equiv=\"refresh\" content=\"0; url={href}\">\n</head>\n\
+         <body>\n<p>{moved} <a href=\"{href}\">{title}</a></p>\n</body>\n</html>\n",
+        code = r.lang,
     )
 }

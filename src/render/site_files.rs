@@ -98,7 +98,7 @@ pub(super) fn sitemap(inputs: &RenderInputs) -> Sitemap {
             .map(|url| plain(url)),
     );
     urls.extend(inputs.extra_pages.iter().map(|extra| plain(&extra.url)));
-    for page in inputs.standalone.iter() {
+    for page in inputs.standalone.iter().filter(|p| !p.is_intro()) {
         let alternates = alternates(config, page.versions.iter().map(|(l, u)| (l, u.as_str())));
         urls.push(SitemapUrl {
             loc: config.absolute(&page.source.url),
