@@ -113,8 +113,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Copy the current results of the experiments the site uses into frozen/ (to commit).
+    /// Copy the current full results of experiments (default: those the published pages use)
+    /// into frozen/ (to commit), measuring nothing.
     Freeze {
+        /// The experiments to freeze (default: every one the published pages use).
+        names: Vec<String>,
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
@@ -258,7 +261,7 @@ fn main() -> ExitCode {
             drafts,
         }),
         Command::Claims { root, json } => claims(root, json),
-        Command::Freeze { root } => freeze(root),
+        Command::Freeze { root, names } => freeze(root, names),
         Command::Measure {
             name,
             out,
@@ -327,13 +330,13 @@ fn build(
     print_warnings(&built.warnings);
     let out = output.unwrap_or_else(|| opts.root.join("public"));
     eprintln!(
-        "built {} pages, {} files into {} in {:.2?} ({} experiments used, {} run)",
+        "built {} pages{}, {} files into {} in {:.2?} ({})",
         built.pages,
+        drafts_note(&built),
         built.output.len(),
         out.display(),
         started.elapsed(),
-        built.experiments_used.len(),
-        built.experiments_ran.len()
+        experiments_summary(&built)
     );
     print_claims_summary(&built.claims);
     // The process ends here: freeing the whole site in memory, page by page, would only
@@ -364,12 +367,49 @@ fn check(
         );
     }
     eprintln!(
-        "check passed: {} pages, {} missing translations",
+        "check passed: {} pages{}, {} missing translations ({})",
         built.pages,
-        built.missing_translations.len()
+        drafts_note(&built),
+        built.missing_translations.len(),
+        experiments_summary(&built)
     );
     print_claims_summary(&built.claims);
     Ok(())
+}
+
+/// ` (3 drafts left out)` when drafts were left out.
+fn drafts_note(built: &measured::Built) -> String {
+    match built.drafts {
+        0 => String::new(),
+        1 => " (1 draft left out: --drafts includes it)".into(),
+        n => format!(" ({n} drafts left out: --drafts includes them)"),
+    }
+}
+
+/// What a build did with experiments, in counts that are true: `19 experiments used, 1 run
+/// (cbor, 4 process runs)`.
+fn experiments_summary(built: &measured::Built) -> String {
+    let used = built.experiments_used.len();
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mut s = format!(
+        "{} used, {} run",
+        plural(used, "experiment", "experiments"),
+        built.experiments_ran.len()
+    );
+    if !built.experiments_ran.is_empty() {
+        s.push_str(&format!(
+            " ({}, {})",
+            built.experiments_ran.join(", "),
+            plural(built.process_runs, "process run", "process runs")
+        ));
+    }
+    s
 }
 
 /// The end of a build's report: the claims published with a verdict other than *holds*, and
@@ -466,16 +506,36 @@ fn claims(root: PathBuf, json: bool) -> Result<(), measured::Diagnostics> {
 
 #[allow(
     clippy::print_stdout,
+    clippy::print_stderr,
     reason = "main's commands are the one place that prints"
 )]
-fn freeze(root: PathBuf) -> Result<(), measured::Diagnostics> {
+fn freeze(root: PathBuf, names: Vec<String>) -> Result<(), measured::Diagnostics> {
     let opts = build_options(root, false, &ExperimentArgs::default());
-    let progress = progress::Terminal::new();
-    let built = measured::pipeline::build_with_progress(&opts, &progress)?;
-    let names: BTreeSet<String> = built.experiments_used.iter().cloned().collect();
-    for f in measured::experiments::freeze(&built.config, &names)? {
+    let config = measured::config::load(&opts.root)?;
+    let plan = measured::pipeline::freeze_plan(&opts)?;
+    let wanted: BTreeSet<String> = if names.is_empty() {
+        plan.published.clone()
+    } else {
+        names.into_iter().collect()
+    };
+    let (written, errors) = measured::experiments::freeze(&config, &wanted);
+    for f in &written {
         println!("froze {}", f.display());
     }
+    for (name, drafts) in &plan.drafts_only {
+        if !wanted.contains(name) {
+            let files: Vec<String> = drafts.iter().map(|p| p.display().to_string()).collect();
+            eprintln!(
+                "skipped `{name}`: only draft articles use it ({}); freeze it by name: `measured freeze {name}`",
+                files.join(", ")
+            );
+        }
+    }
+    if wanted.is_empty() {
+        eprintln!("nothing to freeze: no published article uses an experiment");
+    }
+    errors.into_result(())?;
+    eprintln!("froze {} experiment(s), measured nothing", written.len());
     Ok(())
 }
 

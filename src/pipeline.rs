@@ -73,6 +73,10 @@ pub struct Built {
     pub pages: usize,
     /// Experiments built and run by this build.
     pub experiments_ran: Vec<String>,
+    /// The process runs of those experiments this build made.
+    pub process_runs: usize,
+    /// Pages left out because they are drafts (`draft: true`, without `--drafts`).
+    pub drafts: usize,
     /// Experiments whose results the site uses.
     pub experiments_used: Vec<String>,
     /// What this build rendered rather than reused.
@@ -113,6 +117,46 @@ pub fn experiments_referred(opts: &BuildOptions) -> Result<Vec<String>, Diagnost
     Ok(names.into_iter().collect())
 }
 
+/// Which experiments `measured freeze` copies: those the published pages use, and those only
+/// drafts use (with the drafts' files), from the content alone: nothing is measured.
+#[derive(Debug, Clone, Default)]
+pub struct FreezePlan {
+    pub published: std::collections::BTreeSet<String>,
+    pub drafts_only: std::collections::BTreeMap<String, Vec<PathBuf>>,
+}
+
+/// The [`FreezePlan`] of the site at `opts.root`.
+pub fn freeze_plan(opts: &BuildOptions) -> Result<FreezePlan, Diagnostics> {
+    let config = config::load(&opts.root)?;
+    let crates = crate::experiments::workspace::discover(&config.experiments.dir)?;
+    let mut session = Session::new(BuildOptions {
+        drafts: true,
+        ..opts.clone()
+    });
+    let mut site = session.site(&config)?;
+    std::mem::take(&mut site.errors).into_result(())?;
+    let refs = session.refs(&site);
+    let mut plan = FreezePlan::default();
+    for (p, names) in site.pages.iter().zip(&refs) {
+        for n in names.iter().filter(|n| crates.contains_key(*n)) {
+            if !p.doc.front.draft {
+                plan.published.insert(n.clone());
+            }
+        }
+    }
+    for (p, names) in site.pages.iter().zip(&refs) {
+        for n in names.iter().filter(|n| crates.contains_key(*n)) {
+            if p.doc.front.draft && !plan.published.contains(n) {
+                plan.drafts_only
+                    .entry(n.clone())
+                    .or_default()
+                    .push(p.doc.path.clone());
+            }
+        }
+    }
+    Ok(plan)
+}
+
 /// Every claim of the site at `opts.root` as the last build decided it (`measured claims`):
 /// read from the content and the report the last build kept; nothing is measured.
 pub fn claims_report(
@@ -140,6 +184,8 @@ fn built_of(
         missing_translations: files::missing_translations(&inputs.config, &inputs.site),
         pages: inputs.site.pages.len(),
         experiments_ran: ran,
+        process_runs: 0,
+        drafts: inputs.site.drafts.len(),
         experiments_used: m.by_name.keys().cloned().collect(),
         work: Work {
             pages_rendered: emitted.rendered,
@@ -283,6 +329,7 @@ impl Session {
                 let mut same = last.clone();
                 same.work = Work::default();
                 same.experiments_ran.clear();
+                same.process_runs = 0;
                 return Ok(same);
             }
         }
@@ -385,6 +432,7 @@ impl Session {
         let ran = std::mem::take(&mut measured.ran);
         let mut built = built_of(&inputs, ran, m, work, emitted, warnings);
         built.claims = std::mem::take(&mut measured.report);
+        built.process_runs = measured.process_runs;
         // A forced rerun measures at every build: edits after it go through the whole build;
         // a one-off session has no later build.
         self.memo.kept = (measured.kept && !self.once).then(|| edit::Kept {

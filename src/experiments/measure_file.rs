@@ -49,7 +49,7 @@ pub fn measure_to_file(
     check_out(config, &opts.out)?;
     let machine = Machine::read(dir);
     runner::build(dir, std::slice::from_ref(name), progress).map_err(|f| f.diagnostics(dir))?;
-    let lock_hash = workspace::lock_hash(dir);
+    let lock_hash = workspace::Lock::read(dir).hash_of(name);
     let scratch = tempfile::tempdir().map_err(|e| {
         Diagnostic::new(
             Place::file(&opts.out),

@@ -244,6 +244,8 @@ pub struct Measurements {
     pub libraries: BTreeMap<String, CrateInfo>,
     /// Experiments built and run by this build, in order.
     pub ran: Vec<String>,
+    /// Process runs of experiments made by this build.
+    pub process_runs: usize,
     /// Other machines' current results of the experiments the pages use, by machine then
     /// experiment (`machines/`; the primary, when imported, is in `by_name` instead).
     pub elsewhere: BTreeMap<String, BTreeMap<String, Record>>,
@@ -437,6 +439,37 @@ fn frozen(
     diags.into_result(m)
 }
 
+/// What changed since each frozen measurement of `m` was made (its source, its locked
+/// dependencies, the toolchain), by experiment: a frozen result must be the one the
+/// experiment's current code would measure, or it is not shown.
+pub fn frozen_changes(
+    m: &Measurements,
+    config: &SiteConfig,
+    machine: &machine::Machine,
+) -> BTreeMap<String, Vec<&'static str>> {
+    let lock = workspace::Lock::read(&config.experiments.dir);
+    let short = |h: &str| h.get(..16).unwrap_or(h).to_string();
+    m.by_name
+        .iter()
+        .filter(|(_, f)| f.origin == Origin::Frozen)
+        .filter_map(|(name, f)| {
+            let p = &f.record.provenance;
+            let info = m.crates.get(name)?;
+            let mut changed = Vec::new();
+            if p.source_hash != short(&info.source_hash) {
+                changed.push("its source (or the harness it uses)");
+            }
+            if p.lock_hash != short(&lock.hash_of(name)) {
+                changed.push("its locked dependencies (Cargo.lock)");
+            }
+            if p.rustc != machine.rustc {
+                changed.push("the toolchain");
+            }
+            (!changed.is_empty()).then(|| (name.clone(), changed))
+        })
+        .collect()
+}
+
 /// The shell command that reproduces an experiment's run from the repository root.
 pub fn reproduce_command(name: &str, quick: bool) -> String {
     let env = if quick { "MEASURED_QUICK=1 " } else { "" };
@@ -451,18 +484,44 @@ pub fn measure_command(name: &str) -> String {
     format!("cargo run --release -- measure {name} --out {name}.results.json")
 }
 
-/// Copies the results the current content uses into the committed `frozen/` folder.
-pub fn freeze(config: &SiteConfig, names: &BTreeSet<String>) -> Result<Vec<PathBuf>, Diagnostics> {
+/// Copies the current full results of experiments `names` into the committed `frozen/`
+/// folder, running nothing: each must have results in the cache measured in full for its
+/// current source, lockfile and toolchain on this machine; the others are errors naming the
+/// command that measures exactly that experiment. Returns the files written, and the errors.
+pub fn freeze(config: &SiteConfig, names: &BTreeSet<String>) -> (Vec<PathBuf>, Diagnostics) {
+    let dir = &config.experiments.dir;
     let store = store::Store::new(config);
     let mut diags = Diagnostics::default();
+    let crates = match workspace::discover(dir) {
+        Ok(c) => c,
+        Err(d) => return (Vec::new(), d),
+    };
+    let machine = machine::Machine::read(dir);
+    let lock = workspace::Lock::read(dir);
     let mut written = Vec::new();
     for name in names {
-        match store.freeze(name) {
+        let Some(info) = crates.get(name) else {
+            let hint = crate::diag::did_you_mean(
+                name,
+                crates.keys().map(String::as_str),
+                "the experiments are",
+            );
+            diags.push(
+                crate::diag::Diagnostic::new(
+                    crate::diag::Place::file(dir),
+                    format!("`{name}` is not an experiment of this site"),
+                )
+                .with_hint(hint),
+            );
+            continue;
+        };
+        let key = workspace::result_key(info, &lock.hash_of(name), &machine, false);
+        match store.freeze(name, &key) {
             Ok(p) => written.push(p),
             Err(d) => diags.push(d),
         }
     }
-    diags.into_result(written)
+    (written, diags)
 }
 
 #[cfg(test)]

@@ -22,8 +22,9 @@ pub struct Runner<'a> {
     progress: &'a dyn Progress,
     machine: &'a Machine,
     pub store: Store,
-    /// Hash of `Cargo.lock` as last built.
-    lock_hash: String,
+    /// `Cargo.lock` as last built: each experiment's results are keyed on the packages of
+    /// its own dependency graph.
+    lock: workspace::Lock,
     /// Experiments this build compiled.
     compiled: BTreeSet<String>,
 }
@@ -40,8 +41,8 @@ impl<'a> Runner<'a> {
             opts,
             progress,
             machine,
-            store: Store::new(config),
-            lock_hash: workspace::lock_hash(&config.experiments.dir),
+            store: Store::of_mode(config, opts.quick),
+            lock: workspace::Lock::read(&config.experiments.dir),
             compiled: BTreeSet::new(),
         }
     }
@@ -50,7 +51,7 @@ impl<'a> Runner<'a> {
     pub fn key(&self, m: &Measurements, name: &str) -> String {
         workspace::result_key(
             &m.crates[name],
-            &self.lock_hash,
+            &self.lock.hash_of(name),
             self.machine,
             self.opts.quick,
         )
@@ -81,7 +82,7 @@ impl<'a> Runner<'a> {
         self.compiled
             .extend(todo.into_iter().filter(|n| !failed.contains(n)));
         // The build may have created or updated Cargo.lock: key new results on the lock as built.
-        self.lock_hash = workspace::lock_hash(dir);
+        self.lock = workspace::Lock::read(dir);
         diags
     }
 
@@ -160,7 +161,7 @@ impl<'a> Runner<'a> {
         let run = run_of(
             outcome,
             info,
-            &self.lock_hash,
+            &self.lock.hash_of(name),
             self.machine,
             self.opts.quick,
             reproduce_command(name, self.opts.quick),
@@ -175,6 +176,7 @@ impl<'a> Runner<'a> {
         if !m.ran.iter().any(|n| n == name) {
             m.ran.push(name.to_string());
         }
+        m.process_runs += 1;
         m.by_name.insert(
             name.to_string(),
             Measurement {

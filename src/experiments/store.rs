@@ -19,10 +19,17 @@ pub struct Store {
 }
 
 impl Store {
+    /// The store of full results (what a site publishes).
     pub fn new(config: &SiteConfig) -> Store {
+        Store::of_mode(config, false)
+    }
+
+    /// The store of results measured in quick mode (`quick`), or in full: each in a folder
+    /// of its own, so that quick results (for tests and CI) never replace full ones.
+    pub fn of_mode(config: &SiteConfig, quick: bool) -> Store {
         let base = config.cache_dir();
         Store {
-            cache: base.join("results"),
+            cache: base.join(if quick { "results-quick" } else { "results" }),
             frozen: config.experiments.frozen_dir.clone(),
             scratch: base.join("run"),
             history: History::new(base.join("history")),
@@ -82,17 +89,39 @@ impl Store {
             })
     }
 
-    /// Copies the cached record of `name` into the frozen folder.
-    pub fn freeze(&self, name: &str) -> Result<PathBuf, Diagnostic> {
+    /// Copies the cached record of `name` into the frozen folder, if it was measured in full
+    /// with the key `key` the experiment has now.
+    pub fn freeze(&self, name: &str, key: &str) -> Result<PathBuf, Diagnostic> {
         let from = self.record_path(name);
-        let bytes = std::fs::read(&from)
-            .map_err(|e| crate::diag::io_error(&from, "read the cached results", &e))?;
+        let measure = format!(
+            "measure it first with `measured build --rerun {name}` (without --quick), then run `measured freeze {name}`"
+        );
+        let Ok(bytes) = std::fs::read(&from) else {
+            return Err(Diagnostic::new(
+                Place::file(&from),
+                format!("`{name}` has no full results on this machine to freeze"),
+            )
+            .with_hint(measure));
+        };
         let record: Record = serde_json::from_slice(&bytes).map_err(|e| {
             Diagnostic::new(Place::file(&from), format!("invalid cached results: {e}"))
+                .with_hint(measure.clone())
         })?;
         if record.provenance.quick {
-            return Err(Diagnostic::new(Place::file(&from), format!("the results of `{name}` were measured in quick mode"))
-                .with_hint("quick results are for tests, never for publishing: run `measured build --rerun` without MEASURED_QUICK"));
+            return Err(Diagnostic::new(
+                Place::file(&from),
+                format!(
+                    "the results of `{name}` were measured in quick mode, which is never published"
+                ),
+            )
+            .with_hint(measure));
+        }
+        if record.key != key {
+            return Err(Diagnostic::new(
+                Place::file(&from),
+                format!("the cached results of `{name}` are stale: its source, its locked dependencies or the toolchain changed since they were measured"),
+            )
+            .with_hint(measure));
         }
         let to = self.frozen_path(name);
         crate::atomic::file(&to, &bytes).map_err(|e| crate::diag::io_error(&to, "write", &e))?;

@@ -224,6 +224,91 @@ pub fn lock_hash(dir: &Path) -> String {
         .to_string()
 }
 
+/// The locked packages of the workspace at `dir` (`Cargo.lock`), to key each experiment's
+/// results on the packages of its own dependency graph only.
+#[derive(Debug, Clone, Default)]
+pub struct Lock {
+    /// Each package: name, version, source and checksum, and the packages it depends on
+    /// (as the lockfile writes them: `name`, `name version` or `name version (source)`).
+    packages: Vec<(String, String, String, String, Vec<String>)>,
+}
+
+impl Lock {
+    /// Reads `dir/Cargo.lock`; an unreadable or missing one has no packages.
+    pub fn read(dir: &Path) -> Lock {
+        let text = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap_or_default();
+        Lock::parse(&text)
+    }
+
+    fn parse(text: &str) -> Lock {
+        let value: toml::Value = toml::from_str(text).unwrap_or(toml::Value::Integer(0));
+        let field = |p: &toml::Value, k: &str| {
+            p.get(k)
+                .and_then(toml::Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let packages = value
+            .get("package")
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let deps = p
+                    .get("dependencies")
+                    .and_then(toml::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(toml::Value::as_str)
+                    .map(str::to_string)
+                    .collect();
+                let (name, version) = (field(p, "name"), field(p, "version"));
+                (
+                    name,
+                    version,
+                    field(p, "source"),
+                    field(p, "checksum"),
+                    deps,
+                )
+            })
+            .collect();
+        Lock { packages }
+    }
+
+    /// The index of the package a lockfile dependency string names.
+    fn find(&self, dep: &str) -> Option<usize> {
+        let mut words = dep.split_whitespace();
+        let name = words.next()?;
+        let version = words.next();
+        self.packages
+            .iter()
+            .position(|(n, v, ..)| n == name && version.is_none_or(|want| want == v))
+    }
+
+    /// Hash of the locked packages (name, version, source, checksum) that package `name`
+    /// depends on, itself included: what a change of the lockfile can change of its results.
+    /// Another experiment added to the workspace, or its dependencies, leaves it unchanged.
+    pub fn hash_of(&self, name: &str) -> String {
+        let mut todo: Vec<usize> = self.find(name).into_iter().collect();
+        let mut seen = BTreeSet::new();
+        while let Some(i) = todo.pop() {
+            if seen.insert(i) {
+                todo.extend(self.packages[i].4.iter().filter_map(|d| self.find(d)));
+            }
+        }
+        let mut h = blake3::Hasher::new();
+        let mut all: Vec<_> = seen.iter().map(|&i| &self.packages[i]).collect();
+        all.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
+        for (n, v, s, c, _) in all {
+            for part in [n, v, s, c] {
+                h.update(part.as_bytes());
+                h.update(&[0]);
+            }
+        }
+        h.finalize().to_hex().to_string()
+    }
+}
+
 /// Everything a stored result depends on, hashed.
 pub fn result_key(info: &CrateInfo, lock_hash: &str, machine: &Machine, quick: bool) -> String {
     let mut h = blake3::Hasher::new();
@@ -269,6 +354,38 @@ mod tests {
         write(&d.join("b/Cargo.toml"), "[package]\nname = \"b\"\n");
         write(&d.join("b/src/main.rs"), "fn main() {}\n");
         dir
+    }
+
+    #[test]
+    fn an_experiments_lock_hash_covers_its_own_dependencies_only() {
+        let lock = |extra: &str| {
+            Lock::parse(&format!(
+                "version = 4\n[[package]]\nname = \"a\"\nversion = \"0.1.0\"\ndependencies = [\"serde\", \"harness\"]\n\
+                 [[package]]\nname = \"harness\"\nversion = \"0.1.0\"\ndependencies = [\"rand 0.9.0\"]\n\
+                 [[package]]\nname = \"rand\"\nversion = \"0.9.0\"\nsource = \"registry\"\nchecksum = \"r9\"\n\
+                 [[package]]\nname = \"rand\"\nversion = \"0.8.0\"\nsource = \"registry\"\nchecksum = \"r8\"\n\
+                 [[package]]\nname = \"serde\"\nversion = \"1.0.0\"\nsource = \"registry\"\nchecksum = \"s1\"\n{extra}"
+            ))
+        };
+        let before = lock("");
+        // A new experiment and a package only it uses: nothing of `a` changed.
+        let added = lock(
+            "[[package]]\nname = \"b\"\nversion = \"0.1.0\"\ndependencies = [\"tokio\", \"rand 0.8.0\"]\n[[package]]\nname = \"tokio\"\nversion = \"1.0.0\"\nsource = \"registry\"\nchecksum = \"t1\"\n",
+        );
+        assert_eq!(before.hash_of("a"), added.hash_of("a"));
+        assert_ne!(added.hash_of("a"), added.hash_of("b"));
+        // A dependency of `a` (through the harness) that moves changes `a`'s hash.
+        let moved =
+            Lock::parse(&before_text().replace("checksum = \"r9\"", "checksum = \"r9-new\""));
+        assert_ne!(before.hash_of("a"), moved.hash_of("a"));
+        fn before_text() -> String {
+            "version = 4\n[[package]]\nname = \"a\"\nversion = \"0.1.0\"\ndependencies = [\"serde\", \"harness\"]\n\
+             [[package]]\nname = \"harness\"\nversion = \"0.1.0\"\ndependencies = [\"rand 0.9.0\"]\n\
+             [[package]]\nname = \"rand\"\nversion = \"0.9.0\"\nsource = \"registry\"\nchecksum = \"r9\"\n\
+             [[package]]\nname = \"rand\"\nversion = \"0.8.0\"\nsource = \"registry\"\nchecksum = \"r8\"\n\
+             [[package]]\nname = \"serde\"\nversion = \"1.0.0\"\nsource = \"registry\"\nchecksum = \"s1\"\n"
+                .to_string()
+        }
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub(super) struct Measured {
     /// *holds*, and those that hold with too little margin.
     pub(super) claim_warnings: Vec<crate::diag::Diagnostic>,
     pub(super) ran: Vec<String>,
+    /// The process runs of experiments this build made.
+    pub(super) process_runs: usize,
     /// Whether they are kept for the next build (not after a forced rerun).
     pub(super) kept: bool,
     /// What moved since the previous results of the experiments this build ran.
@@ -63,9 +65,11 @@ impl Session {
             .machine
             .get_or((), || Machine::read(&config.experiments.dir));
         let mut ran = Vec::new();
+        let mut process_runs = 0;
         let mut measure = || {
             let mut m = experiments::measure_on(config, &wanted, opts, progress, &machine)?;
             ran = std::mem::take(&mut m.ran);
+            process_runs = std::mem::take(&mut m.process_runs);
             Ok::<_, Diagnostics>(Arc::new(m))
         };
         // Unchanged experiment sources, results and options give the same measurements.
@@ -80,13 +84,23 @@ impl Session {
             }
         };
         experiments::derived::check(&measurements, &config.experiments.dir)?;
+        if opts.frozen {
+            stale_frozen(config, site, refs, &measurements, &machine)?;
+        }
         let mut runner = experiments::runs::Runner::new(config, opts, progress, &machine);
         let more = claims::More {
             budget: claims::Budget::of(config, opts),
             runner: &mut runner,
             progress,
         };
-        let (settled, failures) = claims::settle_reporting(site, (*measurements).clone(), more)?;
+        let (mut settled, failures) =
+            claims::settle_reporting(site, (*measurements).clone(), more)?;
+        for name in std::mem::take(&mut settled.measurements.ran) {
+            if !ran.contains(&name) {
+                ran.push(name);
+            }
+        }
+        process_runs += std::mem::take(&mut settled.measurements.process_runs);
         let report = claims::report::entries(&settled.articles, &settled.measurements);
         // The report is for `measured claims`: a cache that cannot be written loses nothing
         // of the site.
@@ -114,9 +128,47 @@ impl Session {
             report,
             claim_warnings,
             ran,
+            process_runs,
             kept: files.is_some(),
         })
     }
+}
+
+/// Frozen results that the experiments' current code would not measure (its source, its
+/// locked dependencies or the toolchain changed since): errors naming the experiment, the
+/// articles that use it and what to run.
+fn stale_frozen(
+    config: &SiteConfig,
+    site: &Site,
+    refs: &[BTreeSet<String>],
+    m: &Measurements,
+    machine: &Machine,
+) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::default();
+    for (name, changed) in experiments::frozen_changes(m, config, machine) {
+        let users: Vec<String> = site
+            .pages
+            .iter()
+            .zip(refs)
+            .filter(|(_, names)| names.contains(&name))
+            .map(|(p, _)| p.doc.path.display().to_string())
+            .collect();
+        let frozen = config.experiments.frozen_dir.join(format!("{name}.json"));
+        diags.push(
+            crate::diag::Diagnostic::new(
+                crate::diag::Place::file(&frozen),
+                format!(
+                    "--frozen: the frozen results of `{name}` (used by {}) are stale: {} changed since they were measured",
+                    users.join(", "),
+                    changed.join(", ")
+                ),
+            )
+            .with_hint(format!(
+                "measure it again (`measured build --rerun {name}`), then freeze it (`measured freeze {name}`) and commit frozen/"
+            )),
+        );
+    }
+    diags.into_result(())
 }
 
 /// The claims that fail the build (under `strict`, those of `failures`: every claim that does

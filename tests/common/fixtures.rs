@@ -68,13 +68,20 @@ pub fn frozen_site(results: serde_json::Value) -> TestSite {
         "[package]\nname = \"exp\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
     );
     site.write("experiments/exp/src/main.rs", "fn main() {}\n");
+    // Frozen for the experiment's current source, lockfile and toolchain: not stale.
+    let dir = site.path("experiments");
+    let crates = measured::experiments::workspace::discover(&dir).expect("the fixture workspace");
+    let source_hash = crates["exp"].source_hash[..16].to_string();
+    let lock_hash =
+        measured::experiments::workspace::Lock::read(&dir).hash_of("exp")[..16].to_string();
+    let rustc = measured::experiments::machine::Machine::read(&dir).rustc;
     let record = serde_json::json!({
         "experiment": "exp",
         "key": "test",
         "results": results,
         "output": "",
         "provenance": {
-            "experiment": "exp", "source_hash": "0", "lock_hash": "0", "rustc": "rustc 1.85.0",
+            "experiment": "exp", "source_hash": source_hash, "lock_hash": lock_hash, "rustc": rustc,
             "cpu": "test", "cores": 2, "kernel": "6.1", "measured_at": "2026-01-01T00:00:00Z",
             "load_before": [0.0, 0.0, 0.0], "load_after": [0.0, 0.0, 0.0],
             "duration_secs": 1.0, "quick": false, "command": "none"
