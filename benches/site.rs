@@ -119,6 +119,7 @@ fn real_blog(runs: usize) -> Res<()> {
         bind: std::net::IpAddr::from([127, 0, 0, 1]),
         open: false,
         drafts: false,
+        only: None,
     })
     .map_err(|d| d.to_string())?;
     let article = dir.path().join("content/tcp-handshake/index.en.md");
@@ -292,6 +293,7 @@ fn corpus_session(corpus: &corpus::Corpus) -> Session {
             ..Default::default()
         },
         search: SearchWhen::Later,
+        only: None,
     })
 }
 

@@ -77,6 +77,10 @@ enum Command {
         /// Include articles marked `draft: true`.
         #[arg(long)]
         drafts: bool,
+        /// Build only this article (its folder under content/, or a path to it), in every
+        /// language, measuring only its experiments: for an author working on it.
+        #[arg(long, value_name = "SLUG")]
+        only: Option<String>,
         #[command(flatten)]
         experiments: ExperimentArgs,
     },
@@ -86,6 +90,10 @@ enum Command {
         root: PathBuf,
         #[arg(long)]
         drafts: bool,
+        /// Build only this article (its folder under content/, or a path to it), in every
+        /// language, measuring only its experiments: for an author working on it.
+        #[arg(long, value_name = "SLUG")]
+        only: Option<String>,
         #[command(flatten)]
         experiments: ExperimentArgs,
     },
@@ -103,6 +111,10 @@ enum Command {
         open: bool,
         #[arg(long)]
         drafts: bool,
+        /// Build only this article (its folder under content/, or a path to it), in every
+        /// language, measuring only its experiments: for an author working on it.
+        #[arg(long, value_name = "SLUG")]
+        only: Option<String>,
     },
     /// List every claim of the site as the last build decided it: verdict, values, runs and
     /// margin (nothing is measured).
@@ -155,8 +167,12 @@ enum Command {
     New {
         slug: String,
         /// Start the LANG translation of an existing article from its original.
-        #[arg(long, value_name = "LANG")]
+        #[arg(long, value_name = "LANG", conflicts_with = "experiment")]
         translate: Option<String>,
+        /// Also create experiments/NAME (a crate with the harness, one timed section and an
+        /// output table), which the new article uses.
+        #[arg(long, value_name = "NAME")]
+        experiment: Option<String>,
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
@@ -240,25 +256,29 @@ fn main() -> ExitCode {
             root,
             output,
             drafts,
+            only,
             experiments,
-        } => build(root, output, drafts, experiments),
+        } => build(root, output, Which { drafts, only }, experiments),
         Command::Check {
             root,
             drafts,
+            only,
             experiments,
-        } => check(root, drafts, experiments),
+        } => check(root, Which { drafts, only }, experiments),
         Command::Serve {
             root,
             port,
             bind,
             open,
             drafts,
+            only,
         } => measured::serve::run(measured::serve::ServeOptions {
             root,
             port,
             bind,
             open,
             drafts,
+            only,
         }),
         Command::Claims { root, json } => claims(root, json),
         Command::Freeze { root, names } => freeze(root, names),
@@ -280,8 +300,9 @@ fn main() -> ExitCode {
         Command::New {
             slug,
             translate,
+            experiment,
             root,
-        } => new(&slug, translate.as_deref(), &root),
+        } => new(&slug, translate.as_deref(), experiment.as_deref(), &root),
         Command::Translated { slug, lang, root } => measured::config::load(&root)
             .and_then(|config| measured::scaffold::mark_translated(&config, &slug, &lang))
             .map(|file| println!("updated translated_from in {}", file.display())),
@@ -318,10 +339,11 @@ fn main() -> ExitCode {
 fn build(
     root: PathBuf,
     output: Option<PathBuf>,
-    drafts: bool,
+    which: Which,
     experiments: ExperimentArgs,
 ) -> Result<(), measured::Diagnostics> {
-    let opts = build_options(root, drafts, &experiments);
+    let partial = which.only.clone();
+    let opts = build_options(root, which, &experiments);
     let started = std::time::Instant::now();
     let progress = progress::Terminal::new();
     let (built, retired) =
@@ -339,6 +361,12 @@ fn build(
         experiments_summary(&built)
     );
     print_claims_summary(&built.claims);
+    if let Some(only) = partial {
+        eprintln!(
+            "note: {} holds only the article `{only}` (--only): run `measured build` before publishing",
+            out.display()
+        );
+    }
     // The process ends here: freeing the whole site in memory, page by page, would only
     // delay it.
     std::mem::forget(built);
@@ -352,10 +380,10 @@ fn build(
 )]
 fn check(
     root: PathBuf,
-    drafts: bool,
+    which: Which,
     experiments: ExperimentArgs,
 ) -> Result<(), measured::Diagnostics> {
-    let opts = build_options(root, drafts, &experiments);
+    let opts = build_options(root, which, &experiments);
     let progress = progress::Terminal::new();
     let built = measured::pipeline::build_with_progress(&opts, &progress)?;
     print_warnings(&built.warnings);
@@ -466,8 +494,11 @@ fn print_claims_summary(claims: &[measured::claims::report::Entry]) {
     reason = "main's commands are the one place that prints"
 )]
 fn claims(root: PathBuf, json: bool) -> Result<(), measured::Diagnostics> {
-    let entries =
-        measured::pipeline::claims_report(&build_options(root, false, &ExperimentArgs::default()))?;
+    let entries = measured::pipeline::claims_report(&build_options(
+        root,
+        Which::default(),
+        &ExperimentArgs::default(),
+    ))?;
     if json {
         let text = serde_json::to_string_pretty(&entries).expect("the report serialises");
         println!("{text}");
@@ -510,7 +541,7 @@ fn claims(root: PathBuf, json: bool) -> Result<(), measured::Diagnostics> {
     reason = "main's commands are the one place that prints"
 )]
 fn freeze(root: PathBuf, names: Vec<String>) -> Result<(), measured::Diagnostics> {
-    let opts = build_options(root, false, &ExperimentArgs::default());
+    let opts = build_options(root, Which::default(), &ExperimentArgs::default());
     let config = measured::config::load(&opts.root)?;
     let plan = measured::pipeline::freeze_plan(&opts)?;
     let wanted: BTreeSet<String> = if names.is_empty() {
@@ -589,7 +620,7 @@ fn run_on(host: String, names: Vec<String>, root: PathBuf) -> Result<(), measure
     let names = if names.is_empty() {
         measured::pipeline::experiments_referred(&build_options(
             root,
-            false,
+            Which::default(),
             &ExperimentArgs::default(),
         ))?
     } else {
@@ -647,14 +678,24 @@ fn import_results(
 fn new(
     slug: &str,
     translate: Option<&str>,
+    experiment: Option<&str>,
     root: &std::path::Path,
 ) -> Result<(), measured::Diagnostics> {
     let config = measured::config::load(root)?;
+    let today = jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+        .date();
     match translate {
+        None if experiment.is_some() => {
+            let name = experiment.unwrap_or_default();
+            for f in measured::scaffold::new_with_experiment(&config, slug, name, today)? {
+                println!("created {}", f.display());
+            }
+            println!(
+                "build it: measured build --only {slug} --drafts (or measured serve --only {slug} --drafts)"
+            );
+        }
         None => {
-            let today = jiff::Timestamp::now()
-                .to_zoned_datetime(jiff::tz::TimeZone::UTC)
-                .date();
             for f in measured::scaffold::new_article(&config, slug, today)? {
                 println!("created {}", f.display());
             }
@@ -670,16 +711,24 @@ fn new(
     Ok(())
 }
 
+/// Which articles a command builds: drafts too, and only one.
+#[derive(Default)]
+struct Which {
+    drafts: bool,
+    only: Option<String>,
+}
+
 /// What `build`, `check` and `freeze` build: the site at `root`, with the command line's
 /// experiment options.
 fn build_options(
     root: PathBuf,
-    drafts: bool,
+    which: Which,
     experiments: &ExperimentArgs,
 ) -> measured::BuildOptions {
     measured::BuildOptions {
         root,
-        drafts,
+        drafts: which.drafts,
+        only: which.only,
         experiments: experiments.options(),
         ..Default::default()
     }

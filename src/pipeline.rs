@@ -48,6 +48,9 @@ pub struct BuildOptions {
     pub experiments: ExperimentOptions,
     /// When the search index is made.
     pub search: SearchWhen,
+    /// Build only this article (its folder under `content/`, or a path to it or one of its
+    /// files), in every language, and measure only its experiments (`--only`).
+    pub only: Option<String>,
 }
 
 /// When a build makes the search index.
@@ -155,6 +158,63 @@ pub fn freeze_plan(opts: &BuildOptions) -> Result<FreezePlan, Diagnostics> {
         }
     }
     Ok(plan)
+}
+
+/// The article folder `only` names: a folder name (`tcp-handshake`), or a path to the folder or
+/// one of its files (`content/tcp-handshake/index.vi.md`).
+fn only_dir(config: &SiteConfig, only: &str) -> String {
+    let path = std::path::Path::new(only);
+    let content = config.root.join("content");
+    let rel = path
+        .strip_prefix(&content)
+        .or_else(|_| path.strip_prefix("content"))
+        .unwrap_or(path);
+    let first = rel.components().next();
+    first.map_or_else(
+        || only.to_string(),
+        |c| c.as_os_str().to_string_lossy().into_owned(),
+    )
+}
+
+/// Whether an error at `path` belongs to the article `only` names.
+fn only_place(config: &SiteConfig, path: &std::path::Path, only: &str) -> bool {
+    let dir = config.root.join("content").join(only_dir(config, only));
+    path.starts_with(&dir) || !path.starts_with(config.root.join("content"))
+}
+
+/// Keeps only the article `only` names (`--only`) in `content`; an error naming the closest
+/// article when there is none of that name.
+fn only_article(
+    config: &SiteConfig,
+    content: &mut content::Content,
+    only: &str,
+    drafts: bool,
+) -> Result<(), Diagnostics> {
+    let dir = only_dir(config, only);
+    let all: std::collections::BTreeSet<String> =
+        content.docs.iter().map(|d| d.dir.clone()).collect();
+    if !all.contains(&dir) {
+        let hint =
+            crate::diag::did_you_mean(&dir, all.iter().map(String::as_str), "the articles are");
+        return Err(Diagnostic::new(
+            crate::diag::Place::file(config.root.join("content").join(&dir)),
+            format!("--only: there is no article `{dir}`"),
+        )
+        .with_hint(hint)
+        .into());
+    }
+    let draft = content.docs.iter().find(|d| d.dir == dir && d.front.draft);
+    if let (Some(d), false) = (draft, drafts) {
+        return Err(Diagnostic::new(
+            crate::diag::Place::file(&d.path),
+            format!("--only: the article `{dir}` is a draft, which a build leaves out"),
+        )
+        .with_hint(format!("add --drafts: `--only {only} --drafts`"))
+        .into());
+    }
+    content.docs.retain(|d| d.dir == dir);
+    content.assets.retain(|(d, _)| *d == dir);
+    Ok(())
 }
 
 /// Every claim of the site at `opts.root` as the last build decided it (`measured claims`):
@@ -527,8 +587,15 @@ impl Session {
     /// leaves the site without them and its errors in [`Site::errors`], which the build
     /// reports with those of every later stage.
     fn site(&mut self, config: &SiteConfig) -> Result<Site, Diagnostics> {
-        let loaded = content::load_deferring(config, &self.memo.docs)?;
+        let mut loaded = content::load_deferring(config, &self.memo.docs)?;
         self.memo.docs = loaded.memo;
+        if let Some(only) = &self.opts.only {
+            only_article(config, &mut loaded.content, only, self.opts.drafts)?;
+            loaded
+                .errors
+                .0
+                .retain(|d| only_place(config, &d.place.path, only));
+        }
         let content = loaded.content;
         let opts = AssembleOptions {
             drafts: self.opts.drafts,

@@ -58,6 +58,134 @@ pub fn new_article(
     Ok(files)
 }
 
+/// Creates `experiments/<name>/`, a crate the workspace picks up (a `Cargo.toml` with the
+/// harness, a `main.rs` with one timed section between `ANCHOR` markers, a declared output
+/// table and its results written), and the article `slug` in every language, a draft
+/// referencing it: a value, the output block, the timed code and a claim. `measured build
+/// --only <slug> --drafts` builds it at once.
+pub fn new_with_experiment(
+    config: &SiteConfig,
+    slug: &str,
+    name: &str,
+    today: jiff::civil::Date,
+) -> Result<Vec<PathBuf>, Diagnostics> {
+    let ws = &config.experiments.dir;
+    let krate = ws.join(name);
+    let valid = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && name.starts_with(|c: char| c.is_ascii_lowercase());
+    let reserved = [crate::experiments::MACHINE, crate::experiments::CLAIM];
+    if !valid || reserved.contains(&name) {
+        return Err(Diagnostic::new(
+            Place::file(&krate),
+            format!("`{name}` cannot name an experiment"),
+        )
+        .with_hint("use lowercase ASCII letters, digits and `-`, starting with a letter (not `machine` or `claim`), e.g. vec-capacity")
+        .into());
+    }
+    if krate.exists() {
+        return Err(
+            Diagnostic::new(Place::file(&krate), "the experiment already exists")
+                .with_hint("choose another name; measured never overwrites an experiment")
+                .into(),
+        );
+    }
+    if !ws.join("Cargo.toml").is_file() || !ws.join("harness").is_dir() {
+        return Err(Diagnostic::new(
+            Place::file(ws.join("Cargo.toml")),
+            "there is no experiments workspace with a harness to add the experiment to",
+        )
+        .with_hint("an experiment lives in experiments/<name>/ beside experiments/harness/ (docs/authoring.md, Experiments)")
+        .into());
+    }
+    // The article first: it refuses an existing slug before anything is written.
+    let mut files = article_with_experiment(config, slug, name, today)?;
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\ndescription = \"{title}: what it measures\"\nedition.workspace = true\nversion.workspace = true\npublish.workspace = true\nrust-version.workspace = true\n\n[dependencies]\nharness = {{ path = \"../harness\" }}\n",
+        title = slug.replace('-', " ")
+    );
+    let main = EXPERIMENT_MAIN.replace("{name}", name);
+    for (rel, text) in [("Cargo.toml", manifest), ("src/main.rs", main)] {
+        let path = krate.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| crate::diag::io_error(parent, "create the experiment folder", &e))?;
+        }
+        write_new(&path, &text)?;
+        files.push(path);
+    }
+    Ok(files)
+}
+
+/// The article of a new experiment, in every language.
+fn article_with_experiment(
+    config: &SiteConfig,
+    slug: &str,
+    name: &str,
+    today: jiff::civil::Date,
+) -> Result<Vec<PathBuf>, Diagnostics> {
+    let files = new_article(config, slug, today)?;
+    for (lang, file) in config.langs().zip(&files) {
+        let vi = *lang == config.default_lang;
+        let claims = [(
+            "claims",
+            format!("\n  sum-is-fast: {name}.sum.time < 1000000"),
+        )];
+        let claims: Vec<(&str, &str)> = if vi {
+            claims.iter().map(|(k, v)| (*k, v.as_str())).collect()
+        } else {
+            Vec::new()
+        };
+        let mut front = vec![("description", "\"\""), ("tags", "[]"), ("draft", "true")];
+        front.extend(claims);
+        let body = if vi {
+            format!(
+                "Cộng {{{{ {name}.sum.n }}}} số mất {{{{ {name}.sum.time }}}}. {{{{ claim.sum-is-fast }}}}\n\n```experiment {name}\n```\n\nĐoạn mã được đo:\n\n```source {name} sum\n```\n"
+            )
+        } else {
+            format!(
+                "Summing {{{{ {name}.sum.n }}}} numbers takes {{{{ {name}.sum.time }}}}. {{{{ claim.sum-is-fast }}}}\n\n```experiment {name}\n```\n\nThe code that is measured:\n\n```source {name} sum\n```\n"
+            )
+        };
+        let text = format!(
+            "{}\n{body}",
+            crate::frontmatter::scaffold(&slug.replace('-', " "), &today.to_string(), &front)
+        );
+        crate::atomic::file(file, text.as_bytes())
+            .map_err(|e| crate::diag::io_error(file, "write the article", &e))?;
+    }
+    Ok(files)
+}
+
+/// The `main.rs` of a new experiment (`{name}` replaced).
+const EXPERIMENT_MAIN: &str = r#"//! {name}: what this experiment measures, in one sentence.
+//!
+//! Run it alone: `cd experiments && cargo build --release -p {name} && cd {name} &&
+//! MEASURED_RESULTS=results.json ../target/release/{name}`; `measured build` runs it for the
+//! articles that use it. The harness's README says what it offers.
+
+use harness::declare::{Label, Table, same, value};
+
+fn main() {
+    let mut results = harness::Results::new();
+    // Inputs: what the experiment chooses, not what it measures (claims cannot rest on them).
+    let n: u64 = 1_000;
+    results.input("sum.n", n);
+    let numbers: Vec<u64> = (0..n).collect();
+    // ANCHOR: sum
+    let time = harness::bench(|| numbers.iter().sum::<u64>());
+    // ANCHOR_END: sum
+    results.set("sum.time", &time);
+    // The output the article's ```experiment {name}``` block shows, in both languages.
+    let mut table = Table::new([Label::new("phép đo", "measurement"), Label::new("thời gian", "time")]);
+    table.row([same("sum"), value("sum.time")]);
+    results.table(table);
+    results.write();
+}
+"#;
+
 /// Starts the `lang` translation of an article from its original (the default language's
 /// file): same front matter, the original's body to translate, and `translated_from` set.
 pub fn new_translation(

@@ -174,3 +174,95 @@ fn quick_results_never_replace_full_ones() {
     assert!(stderr(&out).contains("0 run)"), "{}", stderr(&out));
     assert!(site.cli(&["freeze"]).status.success());
 }
+
+/// A site with this repository's experiments workspace manifest, lockfile and harness, and
+/// an article `broken` whose experiment does not compile.
+fn site_with_harness() -> TestSite {
+    let site = TestSite::new();
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        site.write(
+            &format!("experiments/{file}"),
+            &std::fs::read_to_string(repo.join(file)).unwrap(),
+        );
+    }
+    common::copy_dir(&repo.join("harness"), &site.path("experiments/harness"));
+    // Left out of the copy: its build output.
+    let _ = std::fs::remove_dir_all(site.path("experiments/harness/target"));
+    add_experiment(&site, "broken", "fn main() { this does not compile }\n");
+    site.write(
+        "experiments/broken/Cargo.toml",
+        "[package]\nname = \"broken\"\nedition.workspace = true\nversion.workspace = true\npublish.workspace = true\nrust-version.workspace = true\n",
+    );
+    site.article(
+        "broken",
+        "vi",
+        "title: B\ndate: 2026-01-01",
+        "{{ broken.v }}\n",
+    );
+    site.article(
+        "broken",
+        "en",
+        "title: B\ndate: 2026-01-01",
+        "{{ broken.v }}\n",
+    );
+    site
+}
+
+#[test]
+fn a_new_experiment_scaffold_builds_alone_and_its_article_renders() {
+    let site = site_with_harness();
+    let out = site.cli(&["new", "vec-capacity", "--experiment", "vec-cap"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    for f in [
+        "content/vec-capacity/index.vi.md",
+        "content/vec-capacity/index.en.md",
+        "experiments/vec-cap/Cargo.toml",
+        "experiments/vec-cap/src/main.rs",
+    ] {
+        assert!(site.path(f).is_file(), "{f} missing; printed:\n{printed}");
+    }
+    assert!(
+        printed.contains("measured build --only vec-capacity --drafts"),
+        "{printed}"
+    );
+    // The article is a draft: --only names it, and says --drafts is needed.
+    let out = site.cli(&["build", "--only", "vec-capacity"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--only: the article `vec-capacity` is a draft"),
+        "{}",
+        stderr(&out)
+    );
+    // Built alone, the other article's broken experiment is neither compiled nor run.
+    let out = site.cli(&["build", "--only", "vec-capacity", "--drafts"]);
+    let e = stderr(&out);
+    assert!(out.status.success(), "{e}");
+    assert!(e.contains("1 run (vec-cap, 3 process runs)"), "{e}");
+    assert!(
+        e.contains("holds only the article `vec-capacity` (--only)"),
+        "{e}"
+    );
+    let page = site.read("public/vec-capacity/index.html");
+    let doc = scraper::Html::parse_document(&page);
+    assert_eq!(
+        common::texts(&doc, "figure.experiment th"),
+        ["phép đo", "thời gian"]
+    );
+    assert_eq!(common::attrs(&doc, "span.claim", "data-verdict"), ["holds"]);
+    // The source block shows the timed code.
+    assert!(
+        page.contains("harness::bench"),
+        "no excerpt of the timed section"
+    );
+    let en = site.read("public/en/vec-capacity/index.html");
+    assert!(en.contains("measurement"), "{en}");
+    // --only a name that is no article: the closest one.
+    let out = site.cli(&["build", "--only", "vec-capacty", "--drafts"]);
+    assert!(
+        stderr(&out).contains("did you mean `vec-capacity`?"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -42,6 +42,7 @@ fn start(root: &Path) -> RunningServer {
         bind: "127.0.0.1".parse().unwrap(),
         open: false,
         drafts: false,
+        only: None,
     })
     .unwrap_or_else(|d| panic!("serve did not start:\n{d}"));
     assert!(server.addr().ip().is_loopback());

@@ -36,6 +36,8 @@ pub struct ServeOptions {
     pub bind: IpAddr,
     pub open: bool,
     pub drafts: bool,
+    /// Only this article (`--only`).
+    pub only: Option<String>,
 }
 
 /// How long the loop waits for more events after a batch before it rebuilds: the debouncer
@@ -292,6 +294,7 @@ pub fn start(opts: ServeOptions) -> Result<RunningServer, Diagnostics> {
     let mut session = Session::new(BuildOptions {
         root: root.clone(),
         drafts: opts.drafts,
+        only: opts.only.clone(),
         search: SearchWhen::Later,
         ..BuildOptions::default()
     });
