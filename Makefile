@@ -37,8 +37,9 @@ lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
+## The release binary; in a log, a line every 20 s while rustc works on one crate.
 release:
-	$(CARGO) build --release --locked
+	scripts/heartbeat.sh $(CARGO) build --release --locked
 
 ## Benchmark against Zola and Hugo on a generated corpus (2,000 and 10,000 articles).
 bench:

@@ -24,10 +24,76 @@ pub enum Filter {
     Ratio,
 }
 
+/// One filter an author can write after `|`: the one registry that parsing, the error's list,
+/// its "did you mean" and the documentation's table (checked by a test) all read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilterDoc {
+    /// As written: `fixed(N)`, `duration`.
+    pub name: &'static str,
+    /// What it takes, in the docs' words.
+    pub input: &'static str,
+    /// An example in each language.
+    pub vi: &'static str,
+    pub en: &'static str,
+}
+
+/// Every filter, in the documentation's order.
+pub const FILTERS: [FilterDoc; 8] = [
+    FilterDoc {
+        name: "fixed(N)",
+        input: "number, N decimals (0 to 12)",
+        vi: "`6,97`",
+        en: "`6.97`",
+    },
+    FilterDoc {
+        name: "sig(N)",
+        input: "number, N significant digits (1 to 15)",
+        vi: "`6,971`",
+        en: "`6.971`",
+    },
+    FilterDoc {
+        name: "int",
+        input: "number, rounded",
+        vi: "`1.235`",
+        en: "`1,235`",
+    },
+    FilterDoc {
+        name: "duration",
+        input: "nanoseconds",
+        vi: "`391 µs`",
+        en: "`391 µs` (ns, µs, ms, s)",
+    },
+    FilterDoc {
+        name: "bytes",
+        input: "bytes",
+        vi: "`1,21 KB`",
+        en: "`1.21 KB` (1 KB = 1000 B; B, KB, MB, GB, TB, PB, EB: the largest that keeps 1 or more)",
+    },
+    FilterDoc {
+        name: "percent",
+        input: "fraction (0.61)",
+        vi: "`61%`",
+        en: "`61%`",
+    },
+    FilterDoc {
+        name: "ratio",
+        input: "number",
+        vi: "`9,7×`",
+        en: "`9.7×`",
+    },
+    FilterDoc {
+        name: "code",
+        input: "string or number, shown as code (no other filter with it)",
+        vi: "`<code>`",
+        en: "`<code>`",
+    },
+];
+
 impl Filter {
-    pub const NAMES: [&'static str; 8] = [
-        "fixed(N)", "sig(N)", "int", "duration", "bytes", "percent", "ratio", "auto",
-    ];
+    /// The names of every filter ([`FILTERS`]).
+    pub fn names() -> Vec<&'static str> {
+        FILTERS.iter().map(|f| f.name).collect()
+    }
 
     /// Parses `fixed(2)`, `duration`, ….
     pub fn parse(s: &str) -> Result<Filter, String> {
@@ -47,7 +113,6 @@ impl Filter {
             "bytes" => Filter::Bytes,
             "percent" => Filter::Percent,
             "ratio" => Filter::Ratio,
-            "auto" => Filter::Auto,
             "fixed" | "sig" => {
                 let Some(arg) = arg else {
                     return Err(format!("filter `{name}` needs a number: `{name}(2)`"));
@@ -91,8 +156,11 @@ fn unknown(filter: &str, name: &str) -> String {
              experiment (add it to its results), then shown with `| percent`"
         );
     }
-    let names: Vec<&str> = Filter::NAMES
-        .iter()
+    if name == "code" {
+        return format!("`{filter}`: `code` shows a value as code and takes no other filter");
+    }
+    let names: Vec<&str> = Filter::names()
+        .into_iter()
         .map(|n| n.trim_end_matches("(N)"))
         .collect();
     let hint = crate::diag::closest(name, names)
@@ -100,7 +168,7 @@ fn unknown(filter: &str, name: &str) -> String {
         .unwrap_or_default();
     format!(
         "unknown filter `{filter}`{hint}; the filters are {}",
-        Filter::NAMES.join(", ")
+        Filter::names().join(", ")
     )
 }
 
@@ -259,6 +327,43 @@ fn group(int: &str, marks: NumberMarks) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_filters_are_the_ones_the_documentation_lists() {
+        let docs =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/authoring.md"))
+                .unwrap();
+        let start = docs
+            .find("| filter | input | vi | en |")
+            .expect("the filter table");
+        let rows: Vec<&str> = docs[start..]
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .collect();
+        let expected: Vec<String> = FILTERS
+            .iter()
+            .map(|f| format!("| `{}` | {} | {} | {} |", f.name, f.input, f.vi, f.en))
+            .collect();
+        assert_eq!(rows, expected);
+        // Each one parses (`code` is read before filters are), and an unknown one lists them.
+        for f in FILTERS.iter().filter(|f| f.name != "code") {
+            let written = f.name.replace("(N)", "(2)");
+            assert!(Filter::parse(&written).is_ok(), "{written}");
+        }
+        let e = Filter::parse("durattion").unwrap_err();
+        assert!(e.contains("(did you mean `duration`?)"), "{e}");
+        assert!(
+            e.ends_with(
+                "the filters are fixed(N), sig(N), int, duration, bytes, percent, ratio, code"
+            ),
+            "{e}"
+        );
+        assert!(
+            Filter::parse("auto").is_err(),
+            "`auto` is no filter an author writes"
+        );
+    }
 
     fn vi() -> Lang {
         Lang::parse("vi").unwrap()

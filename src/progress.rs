@@ -2,8 +2,9 @@
 //! each run, with name, elapsed time and how many are left), plain lines otherwise.
 
 use std::io::IsTerminal;
-use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use measured::experiments::Progress;
@@ -12,6 +13,48 @@ use measured::experiments::Progress;
 pub struct Terminal {
     tty: bool,
     bar: Mutex<Option<ProgressBar>>,
+    /// In a log (no terminal): the compile's heartbeat, so a log shows a line at least every
+    /// 30 s while cargo compiles a crate that takes long.
+    heartbeat: Mutex<Option<Heartbeat>>,
+    /// Crates cargo finished compiling in this compile.
+    compiled: Arc<AtomicUsize>,
+}
+
+/// A thread that prints a line every [`BEAT`] until stopped.
+struct Heartbeat {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// How often a log hears from a compile that prints nothing else.
+const BEAT: Duration = Duration::from_secs(20);
+
+impl Heartbeat {
+    fn start(compiled: Arc<AtomicUsize>) -> Heartbeat {
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut last = Instant::now();
+            while !stopped.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(200));
+                if last.elapsed() >= BEAT {
+                    last = Instant::now();
+                    eprintln_line(&format!(
+                        "still compiling experiments ({}s so far, {} crates begun)",
+                        started.elapsed().as_secs(),
+                        compiled.load(Ordering::Relaxed)
+                    ));
+                }
+            }
+        });
+        Heartbeat { stop, thread }
+    }
+
+    fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
 }
 
 impl Terminal {
@@ -19,6 +62,8 @@ impl Terminal {
         Terminal {
             tty: std::io::stderr().is_terminal(),
             bar: Mutex::new(None),
+            heartbeat: Mutex::new(None),
+            compiled: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -59,7 +104,10 @@ impl Progress for Terminal {
         if self.tty {
             self.spinner(msg)
         } else {
-            eprintln_line(&msg)
+            eprintln_line(&msg);
+            self.compiled.store(0, Ordering::Relaxed);
+            *self.heartbeat.lock().expect("progress") =
+                Some(Heartbeat::start(self.compiled.clone()));
         }
     }
 
@@ -67,9 +115,18 @@ impl Progress for Terminal {
         if let Some(bar) = self.bar.lock().expect("progress").as_ref() {
             bar.set_message(format!("compiling: {}", line.trim()));
         }
+        // In a log, each crate cargo starts (its own progress lines are for terminals).
+        let line = line.trim();
+        if !self.tty && line.starts_with("Compiling ") {
+            self.compiled.fetch_add(1, Ordering::Relaxed);
+            eprintln_line(&format!("  {line}"));
+        }
     }
 
     fn compile_finished(&self, ok: bool, elapsed: Duration) {
+        if let Some(beat) = self.heartbeat.lock().expect("progress").take() {
+            beat.stop();
+        }
         self.finish(format!(
             "compiled experiments in {:.1?}{}",
             elapsed,

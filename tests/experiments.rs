@@ -431,9 +431,33 @@ mod failures {
 
     #[test]
     fn a_compile_error_names_the_experiment_with_cargos_message_and_keeps_the_others() {
-        let (site, e) = failing("fn main() { let x: u32 = \"not a number\"; }\n");
-        assert!(e.contains("experiment `bad` does not compile"), "{e}");
-        assert!(e.contains("mismatched types"), "{e}");
+        // Many warnings after the error: a tail of cargo's output would cut the error off.
+        let warnings: String = (0..40).map(|i| format!("fn unused{i}() {{}}\n")).collect();
+        let (site, e) = failing(&format!(
+            "fn main() {{ let x: u32 = \"not a number\"; }}\n{warnings}"
+        ));
+        assert!(
+            e.contains("experiment `bad` does not compile:\nerror[E0308]: mismatched types\n"),
+            "{e}"
+        );
+        // Its place, under the experiments' folder, and the code it points at.
+        let dir = site.path("experiments");
+        assert!(
+            e.contains(&format!("--> {}/bad/src/main.rs:1:", dir.display())),
+            "{e}"
+        );
+        assert!(e.contains("expected `u32`, found `&str`"), "{e}");
+        assert!(
+            !e.contains("unused39"),
+            "the warnings are not the error: {e}"
+        );
+        assert!(
+            e.contains(&format!(
+                "to see every error: cd {} && cargo build --release -p bad",
+                dir.display()
+            )),
+            "{e}"
+        );
         good_result_kept(&site);
     }
 

@@ -22,22 +22,59 @@ pub struct BuildFailure {
     /// Experiments that did not compile.
     pub failed: Vec<String>,
     pub stderr_tail: String,
+    /// cargo's error diagnostics, each whole (its first line, the code it points at, its
+    /// notes), in order.
+    pub errors: Vec<String>,
+}
+
+/// cargo's and rustc's diagnostics in stderr `lines`, each whole: a block begins with a line
+/// that starts `error` or `warning` and runs to the next one. cargo's own summaries
+/// (`could not compile`, `aborting`) are left out.
+fn error_blocks(lines: &[String]) -> Vec<String> {
+    let mut blocks: Vec<Vec<&str>> = Vec::new();
+    for line in lines {
+        let starts = line.starts_with("error") || line.starts_with("warning");
+        if starts {
+            blocks.push(vec![line]);
+        } else if let Some(b) = blocks.last_mut() {
+            b.push(line);
+        }
+    }
+    blocks
+        .into_iter()
+        .filter(|b| b[0].starts_with("error"))
+        .filter(|b| !b[0].contains("could not compile") && !b[0].starts_with("error: aborting"))
+        .map(|b| b.join("\n").trim_end().to_string())
+        .collect()
 }
 
 impl BuildFailure {
     pub fn diagnostics(&self, dir: &Path) -> Diagnostics {
         let mut d = Diagnostics::default();
         for name in &self.failed {
+            // Its first error whole, its paths under the experiments' folder (so a terminal
+            // or an editor opens them); cargo's last lines when no error names it.
+            let own = format!("--> {name}/");
+            let first = self.errors.iter().find(|e| e.contains(&own));
+            let text = match first.or(self.errors.first()) {
+                Some(e) => {
+                    let more = self.errors.iter().filter(|e| e.contains(&own)).count();
+                    let e = e.replace("--> ", &format!("--> {}/", dir.display()));
+                    match more {
+                        0 | 1 => e,
+                        n => format!("{e}\n(and {} more error(s))", n - 1),
+                    }
+                }
+                None => self.stderr_tail.clone(),
+            };
             d.push(
                 Diagnostic::new(
                     Place::file(dir.join(name)),
-                    format!(
-                        "experiment `{name}` does not compile:\n{}",
-                        self.stderr_tail
-                    ),
+                    format!("experiment `{name}` does not compile:\n{text}"),
                 )
                 .with_hint(format!(
-                    "run `cargo build --release -p {name}` in experiments/ to see every error"
+                    "to see every error: cd {} && cargo build --release -p {name}",
+                    dir.display()
                 )),
             );
         }
@@ -69,6 +106,7 @@ pub fn build(dir: &Path, names: &[String], progress: &dyn Progress) -> Result<()
             return Err(BuildFailure {
                 failed: names.to_vec(),
                 stderr_tail: format!("cannot run cargo: {e}"),
+                errors: Vec::new(),
             });
         }
     };
@@ -106,6 +144,7 @@ pub fn failure_of(lines: &[String], names: &[String]) -> BuildFailure {
     BuildFailure {
         failed,
         stderr_tail: tail(&lines.join("\n"), TAIL_LINES),
+        errors: error_blocks(lines),
     }
 }
 
