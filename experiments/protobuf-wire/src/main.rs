@@ -1,18 +1,20 @@
 //! Protobuf's wire format byte by byte: one `orders::Product` encoded by hand
 //! with three primitives (varint, key, length prefix), every byte printed
-//! with what it means, decoded back by hand, checked byte for byte against
-//! prost, and weighed field by field against the product's JSON.
+//! with what it means, decoded back by hand (unknown fields skipped by their
+//! wire type), checked byte for byte against prost, and weighed field by
+//! field against the product's JSON.
 
+mod annotate;
+
+use annotate::{FieldBytes, Line, annotate, bits, empty_fields, groups, json_fields};
 use harness::Results;
 use harness::bytes::hex;
-use harness::fmt::Table;
+use harness::declare::{Label, Table, same, text, value};
 use orders::Product;
 use prost::Message;
-use serde::Serialize;
-use std::fmt::Write as _;
 
 // ANCHOR: wire
-/// The wire types this message uses (3 and 4, groups, are deprecated; 1 and
+/// The wire types this message writes (3 and 4, groups, are deprecated; 1 and
 /// 5 are fixed 64- and 32-bit values, for `double`, `fixed64`, `float`...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum WireType {
@@ -66,6 +68,14 @@ fn get_bytes<'a>(buf: &'a [u8], pos: &mut usize) -> Result<&'a [u8], String> {
     *pos += len;
     Ok(bytes)
 }
+
+/// Skips a fixed-width value: 8 bytes (wire type 1) or 4 (wire type 5).
+fn skip(buf: &[u8], pos: &mut usize, width: usize) -> Result<(), String> {
+    buf.get(*pos..*pos + width)
+        .ok_or("truncated fixed-width value")?;
+    *pos += width;
+    Ok(())
+}
 // ANCHOR_END: wire
 
 // ANCHOR: encode
@@ -116,8 +126,11 @@ fn decode_product(buf: &[u8]) -> Result<Product, String> {
             (3, 0) => p.price_cents = get_varint(buf, &mut pos)? as i64,
             (4, 0) => p.in_stock = get_varint(buf, &mut pos)? != 0,
             (5, 2) => p.tags.push(text(get_bytes(buf, &mut pos)?)?),
+            // any other field: skipped by its wire type alone
             (_, 0) => drop(get_varint(buf, &mut pos)?),
+            (_, 1) => skip(buf, &mut pos, 8)?,
             (_, 2) => drop(get_bytes(buf, &mut pos)?),
+            (_, 5) => skip(buf, &mut pos, 4)?,
             (f, w) => return Err(format!("field {f}: wire type {w} not handled")),
         }
     }
@@ -133,179 +146,207 @@ const FIELDS: [(&str, &str); 5] = [
     ("tags", "repeated string"),
 ];
 
-/// Bytes one field takes in each encoding.
-#[derive(Debug, Default, Clone, Serialize)]
-struct FieldBytes {
-    number: u32,
-    name: &'static str,
-    proto_type: &'static str,
-    wire_type: u8,
-    /// Key bytes (one per element for a repeated field).
-    key: usize,
-    /// Length prefixes.
-    len: usize,
-    /// The value itself: varint bytes or string bytes.
-    payload: usize,
-    proto: usize,
-    hex: String,
-    /// The (first) key byte(s) of the field.
-    key_hex: String,
-    /// `"name":` in JSON, quotes and colon included.
-    json_name: usize,
-    /// The value's JSON text.
-    json_value: usize,
-    /// The comma after it (none after the last field).
-    json_comma: usize,
-    json: usize,
+// ANCHOR: unknown
+/// The product as a newer writer might send it: four fields this decoder does
+/// not know, one of each wire type it skips.
+fn with_unknown_fields(bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    put_varint(&mut out, 6 << 3); // field 6, wire type 0: a varint
+    put_varint(&mut out, 300);
+    put_bytes(&mut out, 7, "mới".as_bytes()); // field 7, wire type 2
+    put_varint(&mut out, (8 << 3) | 1); // field 8, wire type 1: 8 bytes
+    out.extend_from_slice(&2.5f64.to_le_bytes());
+    put_varint(&mut out, (9 << 3) | 5); // field 9, wire type 5: 4 bytes
+    out.extend_from_slice(&7u32.to_le_bytes());
+    out
+}
+// ANCHOR_END: unknown
+
+/// The four checks, each true or the experiment stops.
+struct Checks {
+    prost_bytes_equal: bool,
+    hand_decode_equal: bool,
+    prost_decode_equal: bool,
+    skips_unknown: bool,
 }
 
-/// One line of the annotated listing.
-struct Line {
-    offset: usize,
-    bytes: Vec<u8>,
-    meaning: String,
+fn check(product: &Product, bytes: &[u8]) -> Checks {
+    // ANCHOR: check
+    let by_prost = orders::pb::Product::from(product).encode_to_vec();
+    assert_eq!(bytes, by_prost, "hand encoding == prost's encoding");
+    let back = decode_product(bytes).unwrap();
+    assert_eq!(&back, product, "hand decoding gives the product back");
+    let via_prost = Product::from(orders::pb::Product::decode(bytes).unwrap());
+    assert_eq!(
+        via_prost, back,
+        "prost decodes our bytes to the same product"
+    );
+    let newer = with_unknown_fields(bytes);
+    let skipped = decode_product(&newer).unwrap();
+    assert_eq!(&skipped, product, "unknown fields are skipped");
+    // ANCHOR_END: check
+    let prost_skipped = Product::from(orders::pb::Product::decode(newer.as_slice()).unwrap());
+    assert_eq!(&prost_skipped, product, "prost skips them too");
+    Checks {
+        prost_bytes_equal: bytes == by_prost,
+        hand_decode_equal: &back == product,
+        prost_decode_equal: via_prost == back,
+        skips_unknown: &skipped == product,
+    }
 }
 
-/// `92` → `1·0010010`: the continuation bit, then the 7 payload bits.
-fn groups(bytes: &[u8]) -> String {
-    let parts: Vec<String> = bytes
-        .iter()
-        .map(|b| format!("{}·{:07b}", b >> 7, b & 0x7f))
+/// The sample product: what the experiment chose to encode.
+fn record_product(results: &mut Results, product: &Product) {
+    results.input("product.id", product.id);
+    // The id as written in code (no thousands separator), for prose.
+    results.input("product.id_text", product.id.to_string());
+    results.input("product.name", &product.name);
+    results.input("product.price_cents", product.price_cents);
+    results.input("product.tags", &product.tags);
+    results.input("product.tag_count", product.tags.len());
+    results.set("product.name_chars", product.name.chars().count());
+    results.set("product.name_bytes", product.name.len());
+}
+
+/// Sizes of the two encodings and of their parts, and what they derive.
+fn record_sizes(r: &mut Results, fields: &[FieldBytes], bytes: &[u8], json: &[u8], braces: usize) {
+    let sum = |g: fn(&FieldBytes) -> usize| fields.iter().map(g).sum::<usize>();
+    r.set("proto.bytes", bytes.len());
+    r.set("proto.hex", hex(bytes));
+    r.set("proto.key_bytes", sum(|f| f.key));
+    r.set("proto.len_bytes", sum(|f| f.len));
+    r.set("proto.payload_bytes", sum(|f| f.payload));
+    r.set("proto.meta_bytes", sum(|f| f.key) + sum(|f| f.len));
+    r.set("json.bytes", json.len());
+    r.set("json.text", String::from_utf8(json.to_vec()).unwrap());
+    r.set("json.name_bytes", sum(|f| f.json_name));
+    r.set("json.value_bytes", sum(|f| f.json_value));
+    r.set("json.punct_bytes", sum(|f| f.json_comma) + braces);
+    let json_meta = sum(|f| f.json_name) + sum(|f| f.json_comma) + braces;
+    r.set("json.meta_bytes", json_meta);
+    r.ratio("ratio.json_vs_proto", "json.bytes", "proto.bytes");
+    r.ratio("ratio.meta", "json.meta_bytes", "proto.meta_bytes");
+    r.ratio("ratio.payload", "json.value_bytes", "proto.payload_bytes");
+    // What share of the bytes saved is the frame (names, punctuation against
+    // keys and lengths) rather than the values.
+    r.difference("saved_bytes", "json.bytes", "proto.bytes");
+    r.difference("saved_meta_bytes", "json.meta_bytes", "proto.meta_bytes");
+    r.share("saved_meta_share", "saved_meta_bytes", "saved_bytes");
+    // The strings themselves, without JSON's quotes: the same bytes in both?
+    let string_fields = fields.iter().filter(|f| f.proto_type.ends_with("string"));
+    r.set(
+        "strings.proto_bytes",
+        string_fields.map(|f| f.payload).sum::<usize>(),
+    );
+    for f in fields {
+        r.set(&format!("fields.{}", f.name), f);
+    }
+    r.set("field_rows", fields);
+}
+
+/// What the values' part of the gap is made of: digits against varints, `true` against one
+/// byte, the quotes around each string, the tags array's brackets and commas.
+fn record_value_gap(r: &mut Results, p: &Product, fields: &[FieldBytes]) {
+    let strings: Vec<&str> = std::iter::once(p.name.as_str())
+        .chain(p.tags.iter().map(String::as_str))
         .collect();
-    parts.join(" ")
+    let json_text = |s: &str| serde_json::to_string(s).unwrap().len() - 2;
+    r.set(
+        "strings.json_bytes",
+        strings.iter().map(|s| json_text(s)).sum::<usize>(),
+    );
+    let (id, price, stock) = (&fields[0], &fields[2], &fields[3]);
+    let numbers = id.json_value + price.json_value - id.payload - price.payload;
+    let boolean = stock.json_value - stock.payload;
+    let quotes = 2 * strings.len();
+    let array = serde_json::to_string(&p.tags).unwrap().len()
+        - p.tags
+            .iter()
+            .map(|t| serde_json::to_string(t).unwrap().len())
+            .sum::<usize>();
+    r.set("value_gap.numbers", numbers);
+    r.set("value_gap.bool", boolean);
+    r.set("value_gap.quotes", quotes);
+    r.set("value_gap.array", array);
+    let escapes: usize = strings.iter().map(|s| json_text(s) - s.len()).sum();
+    r.set("value_gap.escapes", escapes);
+    let parts = numbers + boolean + quotes + array + escapes;
+    r.set("value_gap.parts", parts);
+    let total = r.difference("value_gap.total", "json.value_bytes", "proto.payload_bytes");
+    assert_eq!(
+        parts as f64, total,
+        "the parts make up the whole gap in the values"
+    );
 }
 
-/// Walks the encoded product with the same primitives and explains each
-/// byte; fills the per-field byte counts on the way.
-fn annotate(buf: &[u8], fields: &mut [FieldBytes]) -> Result<Vec<Line>, String> {
-    let mut lines = Vec::new();
-    let mut pos = 0;
-    while pos < buf.len() {
-        let start = pos;
-        let (field, wire) = get_key(buf, &mut pos)?;
-        let (name, _) = FIELDS[field as usize - 1];
-        let wire_name = if wire == 0 { "VARINT" } else { "LEN" };
-        lines.push(Line {
-            offset: start,
-            bytes: buf[start..pos].to_vec(),
-            meaning: format!(
-                "key: field {field} ({name}), wire type {wire} {wire_name}  [{field}<<3 | {wire} = {}]",
-                buf[start]
-            ),
-        });
-        let f = &mut fields[field as usize - 1];
-        if f.key == 0 {
-            f.key_hex = hex(&buf[start..pos]);
-        }
-        f.key += pos - start;
-        f.wire_type = wire;
-        let vstart = pos;
-        if wire == 0 {
-            let v = get_varint(buf, &mut pos)?;
-            let b = &buf[vstart..pos];
-            let shown = match field {
-                4 => format!("{v} = true"),
-                _ => v.to_string(),
-            };
-            let meaning = if b.len() == 1 {
-                format!("varint {shown}  ({})", groups(b))
-            } else {
-                let mut rev: Vec<String> = b.iter().map(|x| format!("{:07b}", x & 0x7f)).collect();
-                rev.reverse();
-                format!(
-                    "varint {shown}  ({}: low group first, so {} = {v})",
-                    groups(b),
-                    rev.join("_")
-                )
-            };
-            lines.push(Line {
-                offset: vstart,
-                bytes: b.to_vec(),
-                meaning,
-            });
-            f.payload += pos - vstart;
-        } else {
-            let len = get_varint(buf, &mut pos)? as usize;
-            lines.push(Line {
-                offset: vstart,
-                bytes: buf[vstart..pos].to_vec(),
-                meaning: format!("length {len}: the next {len} bytes are the value"),
-            });
-            f.len += pos - vstart;
-            let s = std::str::from_utf8(&buf[pos..pos + len]).map_err(|e| e.to_string())?;
-            for (i, ch) in s.char_indices() {
-                let n = ch.len_utf8();
-                let what = if n == 1 {
-                    format!("'{ch}'")
-                } else {
-                    format!("'{ch}'  (U+{:04X}, {n} bytes of UTF-8)", ch as u32)
-                };
-                lines.push(Line {
-                    offset: pos + i,
-                    bytes: buf[pos + i..pos + i + n].to_vec(),
-                    meaning: what,
-                });
-            }
-            pos += len;
-            f.payload += len;
-        }
-        let end = pos;
-        f.proto += end - start;
-        if !f.hex.is_empty() {
-            f.hex.push_str(" | ");
-        }
-        f.hex.push_str(&hex(&buf[start..end]));
-    }
-    Ok(lines)
-}
-
-/// JSON bytes per field of `{"id":1042,"name":"…",…}`.
-fn json_fields(p: &Product, fields: &mut [FieldBytes]) -> usize {
-    let values = [
-        serde_json::to_string(&p.id).unwrap(),
-        serde_json::to_string(&p.name).unwrap(),
-        serde_json::to_string(&p.price_cents).unwrap(),
-        serde_json::to_string(&p.in_stock).unwrap(),
-        serde_json::to_string(&p.tags).unwrap(),
+/// Varints and keys the article reads one by one.
+fn record_varints(r: &mut Results, product: &Product) {
+    let mut id = Vec::new();
+    put_varint(&mut id, product.id);
+    r.set("varint.id.hex", hex(&id));
+    r.set("varint.id.groups", groups(&id));
+    r.set("varint.id.bits", bits(&id, " "));
+    r.set("varint.id.bytes", id.len());
+    r.set("varint.id.json_digits", product.id.to_string().len());
+    let mut price = Vec::new();
+    put_varint(&mut price, product.price_cents as u64);
+    r.set("varint.price.hex", hex(&price));
+    r.set("varint.price.bytes", price.len());
+    let mut minus = Vec::new();
+    put_varint(&mut minus, -1i64 as u64);
+    r.set("varint.minus_one.bytes", minus.len());
+    // Field 15 is the last with a one-byte key, 2047 the last with two bytes.
+    let keys = [
+        (15, WireType::Len),
+        (16, WireType::Varint),
+        (2047, WireType::Varint),
+        (2048, WireType::Varint),
     ];
-    for (i, (f, v)) in fields.iter_mut().zip(values).enumerate() {
-        f.json_name = f.name.len() + 3; // "name":
-        f.json_value = v.len();
-        f.json_comma = usize::from(i + 1 < FIELDS.len());
-        f.json = f.json_name + f.json_value + f.json_comma;
+    for (n, wire) in keys {
+        let mut k = Vec::new();
+        put_key(&mut k, n, wire);
+        r.set(&format!("key.field{n}_bytes"), k.len());
     }
-    2 // { and }
+}
+
+/// The output: every byte with what it means, then both encodings whole.
+fn declare_output(r: &mut Results, lines: &[Line]) {
+    let mut t = Table::new([
+        Label::new("vị trí", "offset"),
+        Label::same("byte"),
+        Label::new("ý nghĩa", "meaning"),
+    ])
+    .titled(Label::new(
+        "Sản phẩm mã hóa bằng Protobuf, từng byte",
+        "The product in Protobuf, byte by byte",
+    ));
+    for l in lines {
+        t.row([
+            same(l.offset.to_string()),
+            same(hex(&l.bytes)),
+            text(l.vi.clone(), l.en.clone()),
+        ]);
+    }
+    r.table(t);
+    let mut t = Table::new([
+        Label::new("định dạng", "format"),
+        Label::new("byte", "bytes"),
+        Label::new("nội dung", "content"),
+    ])
+    .titled(Label::new("Hai bản mã hóa", "The two encodings"));
+    t.row([same("Protobuf"), value("proto.bytes"), value("proto.hex")]);
+    t.row([same("JSON"), value("json.bytes"), value("json.text")]);
+    r.table(t);
 }
 
 fn main() {
     let mut results = Results::new();
     let product = orders::sample_product();
-
     let bytes = encode_product(&product);
     let json = serde_json::to_vec(&product).unwrap();
+    let checks = check(&product, &bytes);
 
-    // ANCHOR: check
-    let by_prost = orders::pb::Product::from(&product).encode_to_vec();
-    assert_eq!(bytes, by_prost, "hand encoding == prost's encoding");
-    let back = decode_product(&bytes).unwrap();
-    assert_eq!(back, product, "hand decoding gives the product back");
-    let via_prost = Product::from(orders::pb::Product::decode(bytes.as_slice()).unwrap());
-    assert_eq!(
-        via_prost, back,
-        "prost decodes our bytes to the same product"
-    );
-    // ANCHOR_END: check
-
-    let mut fields: Vec<FieldBytes> = FIELDS
-        .iter()
-        .enumerate()
-        .map(|(i, (name, ty))| FieldBytes {
-            number: i as u32 + 1,
-            name,
-            proto_type: ty,
-            ..FieldBytes::default()
-        })
-        .collect();
+    let mut fields = empty_fields();
     let lines = annotate(&bytes, &mut fields).unwrap();
     let braces = json_fields(&product, &mut fields);
     assert_eq!(fields.iter().map(|f| f.proto).sum::<usize>(), bytes.len());
@@ -314,138 +355,37 @@ fn main() {
         json.len()
     );
 
-    // ---- stdout: the product, the annotated bytes, the per-field sizes
-    println!("{product:?}");
-    println!(
-        "protobuf: {} bytes; JSON: {} bytes\n",
-        bytes.len(),
-        json.len()
+    record_product(&mut results, &product);
+    record_sizes(&mut results, &fields, &bytes, &json, braces);
+    record_value_gap(&mut results, &product, &fields);
+    record_varints(&mut results, &product);
+    field_table(&mut results, &fields, braces, bytes.len(), json.len());
+    results.set("listing_lines", lines.len());
+    results.set(
+        "unknown.extra_bytes",
+        with_unknown_fields(&bytes).len() - bytes.len(),
     );
-    let mut listing = String::new();
-    writeln!(listing, "offset  bytes     meaning").unwrap();
-    writeln!(listing, "{}", "-".repeat(78)).unwrap();
-    for l in &lines {
-        writeln!(
-            listing,
-            "{:>6}  {:<8}  {}",
-            l.offset,
-            hex(&l.bytes),
-            l.meaning
-        )
-        .unwrap();
-    }
-    println!("{listing}");
-    println!("hex: {}\n", hex(&bytes));
-    println!("JSON: {}\n", String::from_utf8_lossy(&json));
-    let mut t = Table::new([
-        "field",
-        "proto type",
-        "key",
-        "length",
-        "value",
-        "protobuf",
-        "JSON",
-    ]);
-    for f in &fields {
-        t.row([
-            format!("{} {}", f.number, f.name),
-            f.proto_type.to_string(),
-            f.key.to_string(),
-            f.len.to_string(),
-            f.payload.to_string(),
-            f.proto.to_string(),
-            f.json.to_string(),
-        ]);
-    }
-    t.row([
-        "{ } braces".to_string(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        "0".into(),
-        braces.to_string(),
-    ]);
-    t.row([
-        "total".to_string(),
-        String::new(),
-        fields.iter().map(|f| f.key).sum::<usize>().to_string(),
-        fields.iter().map(|f| f.len).sum::<usize>().to_string(),
-        fields.iter().map(|f| f.payload).sum::<usize>().to_string(),
-        bytes.len().to_string(),
-        json.len().to_string(),
-    ]);
-    println!("{t}");
-    println!("checks: hand encoding == prost encoding; hand decode == prost decode == product");
+    results.set(
+        "checks.prost_bytes_equal",
+        u8::from(checks.prost_bytes_equal),
+    );
+    results.set(
+        "checks.hand_decode_equal",
+        u8::from(checks.hand_decode_equal),
+    );
+    results.set(
+        "checks.prost_decode_equal",
+        u8::from(checks.prost_decode_equal),
+    );
+    results.set("checks.skips_unknown", u8::from(checks.skips_unknown));
+    declare_output(&mut results, &lines);
+    results.write();
+}
 
-    // ---- results
+/// The per-field table of the article (with JSON's braces and a total) and the bars of its
+/// composition chart: exact byte counts.
+fn field_table(r: &mut Results, fields: &[FieldBytes], braces: usize, proto: usize, json: usize) {
     let sum = |g: fn(&FieldBytes) -> usize| fields.iter().map(g).sum::<usize>();
-    results.set("product.id", product.id);
-    // The id as written in code (no thousands separator), for prose.
-    results.set("product.id_text", product.id.to_string());
-    results.set("product.name", &product.name);
-    results.set("product.price_cents", product.price_cents);
-    results.set("product.tags", &product.tags);
-    results.set("product.name_chars", product.name.chars().count());
-    results.set("product.name_bytes", product.name.len());
-    results.set("proto.bytes", bytes.len());
-    results.set("proto.hex", hex(&bytes));
-    results.set("proto.key_bytes", sum(|f| f.key));
-    results.set("proto.len_bytes", sum(|f| f.len));
-    results.set("proto.payload_bytes", sum(|f| f.payload));
-    results.set("proto.meta_bytes", sum(|f| f.key) + sum(|f| f.len));
-    results.set("json.bytes", json.len());
-    results.set("json.text", String::from_utf8(json.clone()).unwrap());
-    results.set("json.name_bytes", sum(|f| f.json_name));
-    results.set("json.value_bytes", sum(|f| f.json_value));
-    results.set("json.punct_bytes", sum(|f| f.json_comma) + braces);
-    results.set(
-        "json.meta_bytes",
-        sum(|f| f.json_name) + sum(|f| f.json_comma) + braces,
-    );
-    results.set(
-        "ratio.json_vs_proto",
-        json.len() as f64 / bytes.len() as f64,
-    );
-    results.set("ratio.proto_share", bytes.len() as f64 / json.len() as f64);
-    results.set(
-        "ratio.meta",
-        (sum(|f| f.json_name) + sum(|f| f.json_comma) + braces) as f64
-            / (sum(|f| f.key) + sum(|f| f.len)) as f64,
-    );
-    results.set(
-        "ratio.payload",
-        sum(|f| f.json_value) as f64 / sum(|f| f.payload) as f64,
-    );
-    results.set("saved_bytes", json.len() - bytes.len());
-    // What share of the bytes saved is framing (names, punctuation against keys
-    // and lengths) rather than values.
-    let json_meta = sum(|f| f.json_name) + sum(|f| f.json_comma) + braces;
-    let proto_meta = sum(|f| f.key) + sum(|f| f.len);
-    results.set(
-        "saved_meta_share",
-        (json_meta as f64 - proto_meta as f64) / (json.len() as f64 - bytes.len() as f64),
-    );
-    // The strings themselves, without JSON's quotes: the same bytes in both?
-    let strings: Vec<&str> = std::iter::once(product.name.as_str())
-        .chain(product.tags.iter().map(String::as_str))
-        .collect();
-    let json_text = |s: &str| serde_json::to_string(s).unwrap().len() - 2;
-    results.set(
-        "strings.json_bytes",
-        strings.iter().map(|s| json_text(s)).sum::<usize>(),
-    );
-    let string_fields = fields.iter().filter(|f| f.proto_type.ends_with("string"));
-    results.set(
-        "strings.proto_bytes",
-        string_fields.map(|f| f.payload).sum::<usize>(),
-    );
-    results.set("product.tag_count", product.tags.len());
-    for f in &fields {
-        results.set(&format!("fields.{}", f.name), f);
-    }
-    results.set("field_rows", &fields);
-    // The same with JSON's braces and a total, for the article's table.
     let mut table: Vec<serde_json::Value> = fields
         .iter()
         .map(|f| {
@@ -459,10 +399,10 @@ fn main() {
     table.push(
         serde_json::json!({"vi": "tổng", "en": "total", "proto_type": "",
         "key": sum(|f| f.key), "len": sum(|f| f.len), "payload": sum(|f| f.payload),
-        "proto": bytes.len(), "json": json.len()}),
+        "proto": proto, "json": json}),
     );
-    results.set("field_table", table);
-    results.set(
+    r.set("field_table", table);
+    r.set(
         "composition",
         [
             serde_json::json!({"format": "Protobuf",
@@ -472,45 +412,4 @@ fn main() {
                 "payload": sum(|f| f.json_value)}),
         ],
     );
-    let listing_rows: Vec<_> = lines
-        .iter()
-        .map(
-            |l| serde_json::json!({"offset": l.offset, "hex": hex(&l.bytes), "meaning": l.meaning}),
-        )
-        .collect();
-    results.set("listing", listing_rows);
-    results.set("listing_lines", lines.len());
-    let mut v1042 = Vec::new();
-    put_varint(&mut v1042, product.id);
-    results.set("varint.id.hex", hex(&v1042));
-    results.set("varint.id.groups", groups(&v1042));
-    let mut bits: Vec<String> = v1042.iter().map(|b| format!("{:07b}", b & 0x7f)).collect();
-    bits.reverse();
-    results.set("varint.id.bits", bits.join(" "));
-    results.set("varint.id.bytes", v1042.len());
-    results.set("varint.id.json_digits", product.id.to_string().len());
-    let mut vprice = Vec::new();
-    put_varint(&mut vprice, product.price_cents as u64);
-    results.set("varint.price.hex", hex(&vprice));
-    results.set("varint.price.bytes", vprice.len());
-    let mut minus = Vec::new();
-    put_varint(&mut minus, -1i64 as u64);
-    results.set("varint.minus_one.bytes", minus.len());
-    let mut k = Vec::new();
-    put_key(&mut k, 16, WireType::Varint);
-    results.set("key.field16_bytes", k.len());
-    results.set("key.field16_hex", hex(&k));
-    let mut k = Vec::new();
-    put_key(&mut k, 15, WireType::Len);
-    results.set("key.field15_bytes", k.len());
-    // The last field number whose key fits two bytes, and the first that does not.
-    for n in [2047, 2048] {
-        let mut k = Vec::new();
-        put_key(&mut k, n, WireType::Varint);
-        results.set(&format!("key.field{n}_bytes"), k.len());
-    }
-    results.set("checks.prost_bytes_equal", u8::from(bytes == by_prost));
-    results.set("checks.hand_decode_equal", u8::from(back == product));
-    results.set("checks.prost_decode_equal", u8::from(via_prost == back));
-    results.write();
 }

@@ -1,11 +1,12 @@
 //! Varint and ZigZag: how many bytes a plain varint (protobuf `int64`) and a
 //! ZigZag varint (`sint64`) take for a sweep of values, checked byte for byte
 //! against prost, and the time prost takes to encode and decode a batch of
-//! small signed numbers either way.
+//! numbers either way: small signed numbers, small non-negative ones, and a
+//! control batch where both ways write the same number of bytes per value.
 
-use harness::fmt::{Table, bytes, duration};
+use harness::declare::{Label, Table, text, value, value_as};
 use harness::rand::RngExt;
-use harness::{Ratio, Results, black_box, compare};
+use harness::{Results, black_box, compare};
 use prost::Message;
 use serde::Serialize;
 
@@ -38,7 +39,8 @@ fn zigzag(n: i64) -> u64 {
     ((n << 1) ^ (n >> 63)) as u64
 }
 
-/// The inverse: bit 0 is the sign, the rest is the magnitude (flipped back).
+/// The inverse: bit 0 is the sign; the other bits hold n for n >= 0 and
+/// |n| - 1 for n < 0 (the flipped bits), which the XOR with all ones flips back.
 fn unzigzag(z: u64) -> i64 {
     ((z >> 1) as i64) ^ -((z & 1) as i64)
 }
@@ -101,9 +103,25 @@ struct SweepRow {
     fixed: usize,
 }
 
+/// `n` with its thousands grouped by `sep` and a real minus sign: the way each
+/// of the blog's languages writes it (`−1.000`, `−1,000`).
+fn grouped(n: i64, sep: char) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(sep);
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("−{out}") } else { out }
+}
+
 #[derive(Serialize)]
 struct ValueRow {
-    label: String,
+    /// The value as each language writes it, or its name (`i32::MAX`).
+    label_vi: String,
+    label_en: String,
     value: i64,
     plain: usize,
     zigzag: usize,
@@ -132,40 +150,110 @@ struct Sint64Series {
 
 const BATCH: usize = 10_000;
 const RANGE: i64 = 500;
+const SWEEP_MAX_K: u32 = 62;
 
-/// `BATCH` values: small signed deltas in [-RANGE, RANGE] (price changes,
-/// coordinate offsets), or small non-negative counts in [0, 2·RANGE].
-fn batch(seed: u64, signed: bool) -> Vec<i64> {
+/// The batches: small signed deltas in [-RANGE, RANGE] (price changes,
+/// coordinate offsets); small non-negative counts in [0, 2·RANGE]; and, as a
+/// control, values in [128, 2·RANGE], two varint bytes each both ways.
+const BATCHES: [(&str, u64, i64, i64); 3] = [
+    ("mixed", 8, -RANGE, RANGE),
+    ("positive", 9, 0, 2 * RANGE),
+    ("two_byte", 10, 128, 2 * RANGE),
+];
+
+fn batch(seed: u64, lo: i64, hi: i64) -> Vec<i64> {
     let mut rng = harness::rng(seed);
-    (0..BATCH)
-        .map(|_| {
-            if signed {
-                rng.random_range(-RANGE..=RANGE)
-            } else {
-                rng.random_range(0..=2 * RANGE)
+    (0..BATCH).map(|_| rng.random_range(lo..=hi)).collect()
+}
+
+/// The symmetric sweep: +2^k and -2^k for every k.
+fn sweep() -> Vec<SweepRow> {
+    (0..=SWEEP_MAX_K)
+        .map(|k| {
+            let pos = 1i64 << k;
+            let (pp, zp) = encode_both(pos);
+            let (pn, zn) = encode_both(-pos);
+            SweepRow {
+                k,
+                pos,
+                neg: -pos,
+                plain_pos: pp.len(),
+                zigzag_pos: zp.len(),
+                plain_neg: pn.len(),
+                zigzag_neg: zn.len(),
+                fixed: fixed_len(pos),
             }
         })
         .collect()
 }
 
-#[derive(Serialize)]
-struct BatchRow {
-    range: String,
-    plain_bytes: usize,
-    zigzag_bytes: usize,
-    plain_encode: harness::Summary,
-    zigzag_encode: harness::Summary,
-    plain_decode: harness::Summary,
-    zigzag_decode: harness::Summary,
+/// Values worth looking at one by one.
+fn named(r: &mut Results) -> Vec<ValueRow> {
+    let named: [(&str, Option<&str>, i64); 14] = [
+        ("zero", None, 0),
+        ("one", None, 1),
+        ("minus_one", None, -1),
+        ("plus_63", None, 63),
+        ("minus_64", None, -64),
+        ("plus_64", None, 64),
+        ("minus_65", None, -65),
+        ("plus_127", None, 127),
+        ("plus_1000", None, 1000),
+        ("minus_1000", None, -1000),
+        ("i32_max", Some("i32::MAX"), i64::from(i32::MAX)),
+        ("i32_min", Some("i32::MIN"), i64::from(i32::MIN)),
+        ("i64_max", Some("i64::MAX"), i64::MAX),
+        ("i64_min", Some("i64::MIN"), i64::MIN),
+    ];
+    let mut rows = Vec::new();
+    for (key, label, v) in named {
+        let (p, z) = encode_both(v);
+        r.set(&format!("named.{key}.plain"), p.len());
+        r.set(&format!("named.{key}.zigzag"), z.len());
+        r.set(&format!("named.{key}.zigzag_value"), zigzag(v));
+        let label = |sep| label.map_or_else(|| grouped(v, sep), str::to_string);
+        rows.push(ValueRow {
+            label_vi: label('.'),
+            label_en: label(','),
+            value: v,
+            plain: p.len(),
+            zigzag: z.len(),
+            zigzag_value: zigzag(v),
+            plain_hex: hex(&p),
+            zigzag_hex: hex(&z),
+        });
+    }
+    rows
+}
+
+/// The sweep's and the single values' sizes, and `int32`/`sint32` for -1.
+fn sizes(r: &mut Results) {
+    let sweep = sweep();
+    let rows = named(r);
+    let max_bytes = sweep.iter().map(|s| s.plain_neg).max().unwrap();
+    let all_neg_max = sweep.iter().all(|s| s.plain_neg == max_bytes);
+    assert!(all_neg_max, "every negative int64 takes the maximum");
+    // int32 fields sign-extend to 64 bits too; sint32 ZigZags in 32 bits.
+    let mut f = Vec::new();
+    prost::encoding::int32::encode(1, &-1, &mut f);
+    r.set("int32_minus_one", f.len() - 1);
+    f.clear();
+    prost::encoding::sint32::encode(1, &-1, &mut f);
+    r.set("sint32_minus_one", f.len() - 1);
+    r.set("max_bytes", max_bytes);
+    // The shortest plain varint of a negative value in the sweep (max_bytes when all are).
+    let neg_min = sweep.iter().map(|s| s.plain_neg).min().unwrap();
+    r.set("sweep_neg_min_bytes", neg_min);
+    r.set("fixed_bytes", fixed_len(-1));
+    let first_over_fixed = sweep.iter().find(|s| s.plain_pos > s.fixed).unwrap();
+    r.set("first_k_over_fixed", first_over_fixed.k);
+    r.input("sweep_max_k", SWEEP_MAX_K);
+    r.set("sweep", &sweep);
+    r.set("values", &rows);
 }
 
 /// Sizes and interleaved encode/decode timings of one batch, both ways.
-fn measure_batch(
-    results: &mut Results,
-    key: &str,
-    values: &[i64],
-    rows: &mut Vec<BatchRow>,
-) -> Vec<String> {
+fn measure_batch(r: &mut Results, key: &str, values: &[i64]) {
     let p = Int64Series {
         values: values.to_vec(),
     };
@@ -177,16 +265,16 @@ fn measure_batch(
     assert_eq!(Int64Series::decode(pb.as_slice()).unwrap(), p);
     assert_eq!(Sint64Series::decode(zb.as_slice()).unwrap(), z);
     // packed: the message is the key, the length, then exactly our varints
-    let ours_p: usize = values.iter().map(|&v| encode_both(v).0.len()).sum();
-    let ours_z: usize = values.iter().map(|&v| encode_both(v).1.len()).sum();
-    assert_eq!(
-        pb.len() - ours_p,
-        1 + prost::encoding::encoded_len_varint(ours_p as u64)
-    );
-    assert_eq!(
-        zb.len() - ours_z,
-        1 + prost::encoding::encoded_len_varint(ours_z as u64)
-    );
+    let lens: Vec<(usize, usize)> = values
+        .iter()
+        .map(|&v| encode_both(v))
+        .map(|(a, b)| (a.len(), b.len()))
+        .collect();
+    let ours_p: usize = lens.iter().map(|l| l.0).sum();
+    let ours_z: usize = lens.iter().map(|l| l.1).sum();
+    let frame = |n: usize| 1 + prost::encoding::encoded_len_varint(n as u64);
+    assert_eq!(pb.len() - ours_p, frame(ours_p));
+    assert_eq!(zb.len() - ours_z, frame(ours_z));
 
     // ANCHOR: timing
     let (mut bp, mut bz) = (Vec::with_capacity(pb.len()), Vec::with_capacity(zb.len()));
@@ -208,200 +296,121 @@ fn measure_batch(
     );
     // ANCHOR_END: timing
 
-    let n = values.len() as f64;
-    let negative = values.iter().filter(|&&v| v < 0).count();
-    results.set(&format!("{key}.negative_share"), negative as f64 / n);
-    results.set(&format!("{key}.plain_bytes"), pb.len());
-    results.set(&format!("{key}.zigzag_bytes"), zb.len());
-    results.set(&format!("{key}.plain_per_value"), pb.len() as f64 / n);
-    results.set(&format!("{key}.zigzag_per_value"), zb.len() as f64 / n);
-    results.set(
-        &format!("{key}.size_ratio"),
-        Ratio::exact(pb.len() as f64, zb.len() as f64),
+    let k = |name: &str| format!("{key}.{name}");
+    r.set(&k("negatives"), values.iter().filter(|&&v| v < 0).count());
+    r.share(&k("negative_share"), &k("negatives"), "batch.n");
+    r.set(&k("plain_bytes"), pb.len());
+    r.set(&k("zigzag_bytes"), zb.len());
+    r.ratio(&k("plain_per_value"), &k("plain_bytes"), "batch.n");
+    r.ratio(&k("zigzag_per_value"), &k("zigzag_bytes"), "batch.n");
+    r.ratio(&k("size_ratio"), &k("plain_bytes"), &k("zigzag_bytes"));
+    // Values whose varint is a single byte, each way.
+    r.set(
+        &k("one_byte.plain"),
+        lens.iter().filter(|l| l.0 == 1).count(),
     );
-    results.set(&format!("{key}.encode"), &encode);
-    results.set(&format!("{key}.decode"), &decode);
-    results.set(
-        &format!("{key}.encode_per_value.plain"),
-        encode.a.scale(1.0 / n),
+    r.set(
+        &k("one_byte.zigzag"),
+        lens.iter().filter(|l| l.1 == 1).count(),
     );
-    results.set(
-        &format!("{key}.encode_per_value.zigzag"),
-        encode.b.scale(1.0 / n),
+    r.share(&k("one_byte.plain_share"), &k("one_byte.plain"), "batch.n");
+    r.share(
+        &k("one_byte.zigzag_share"),
+        &k("one_byte.zigzag"),
+        "batch.n",
     );
-    results.set(
-        &format!("{key}.decode_per_value.plain"),
-        decode.a.scale(1.0 / n),
-    );
-    results.set(
-        &format!("{key}.decode_per_value.zigzag"),
-        decode.b.scale(1.0 / n),
-    );
-    let (lo, hi) = (values.iter().min().unwrap(), values.iter().max().unwrap());
-    rows.push(BatchRow {
-        range: format!("[{lo}, {hi}]"),
-        plain_bytes: pb.len(),
-        zigzag_bytes: zb.len(),
-        plain_encode: encode.a.clone(),
-        zigzag_encode: encode.b.clone(),
-        plain_decode: decode.a.clone(),
-        zigzag_decode: decode.b.clone(),
-    });
-    vec![
-        bytes(pb.len() as f64),
-        bytes(zb.len() as f64),
-        duration(encode.a.median),
-        duration(encode.b.median),
-        duration(decode.a.median),
-        duration(decode.b.median),
-    ]
+    r.set(&k("encode"), &encode);
+    r.set(&k("decode"), &decode);
+    for (op, side, a) in [
+        ("encode", "plain", "a"),
+        ("encode", "zigzag", "b"),
+        ("decode", "plain", "a"),
+        ("decode", "zigzag", "b"),
+    ] {
+        let per = k(&format!("{op}_per_value.{side}"));
+        r.ratio(&per, &k(&format!("{op}.{a}")), "batch.n");
+    }
+}
+
+/// The batches' sizes and times, in both languages.
+fn declare_output(r: &mut Results) {
+    let mut sizes = Table::new([
+        Label::new("giá trị", "values"),
+        Label::new("int64, byte", "int64, bytes"),
+        Label::new("sint64, byte", "sint64, bytes"),
+        Label::same("int64 / sint64"),
+        Label::new("int64, số 1 byte", "int64, 1-byte values"),
+        Label::new("sint64, số 1 byte", "sint64, 1-byte values"),
+    ])
+    .titled(Label::new("Kích thước mỗi lô", "Size of each batch"));
+    let mut times = Table::new([
+        Label::new("giá trị", "values"),
+        Label::new("mã hóa int64", "encode int64"),
+        Label::new("mã hóa sint64", "encode sint64"),
+        Label::same("int64 / sint64"),
+        Label::new("giải mã int64", "decode int64"),
+        Label::new("giải mã sint64", "decode sint64"),
+        Label::same("int64 / sint64"),
+    ])
+    .titled(Label::new(
+        "prost mã hóa và giải mã mỗi lô, trung vị",
+        "prost encoding and decoding each batch, median",
+    ));
+    for (key, _, lo, hi) in BATCHES {
+        let k = |name: &str| format!("batch.{key}.{name}");
+        let vi = format!("từ {} đến {}", grouped(lo, '.'), grouped(hi, '.'));
+        let en = format!("{} to {}", grouped(lo, ','), grouped(hi, ','));
+        sizes.row([
+            text(vi.clone(), en.clone()),
+            value_as(k("plain_bytes"), "bytes"),
+            value_as(k("zigzag_bytes"), "bytes"),
+            value(k("size_ratio")),
+            value(k("one_byte.plain_share")),
+            value(k("one_byte.zigzag_share")),
+        ]);
+        times.row([
+            text(vi, en),
+            value(k("encode.a")),
+            value(k("encode.b")),
+            value(k("encode.ratio")),
+            value(k("decode.a")),
+            value(k("decode.b")),
+            value(k("decode.ratio")),
+        ]);
+    }
+    r.table(sizes);
+    r.table(times);
 }
 
 fn main() {
     let mut results = Results::new();
-
-    // Symmetric sweep: +2^k and -2^k for every k.
-    let mut sweep = Vec::new();
-    for k in 0..=62u32 {
-        let pos = 1i64 << k;
-        let (pp, zp) = encode_both(pos);
-        let (pn, zn) = encode_both(-pos);
-        sweep.push(SweepRow {
-            k,
-            pos,
-            neg: -pos,
-            plain_pos: pp.len(),
-            zigzag_pos: zp.len(),
-            plain_neg: pn.len(),
-            zigzag_neg: zn.len(),
-            fixed: fixed_len(pos),
-        });
+    sizes(&mut results);
+    results.input("batch.n", BATCH);
+    results.input("batch.range", RANGE);
+    results.input("batch.positive_max", 2 * RANGE);
+    results.input("batch.two_byte_min", BATCHES[2].2);
+    for (key, seed, lo, hi) in BATCHES {
+        let values = batch(seed, lo, hi);
+        measure_batch(&mut results, &format!("batch.{key}"), &values);
     }
-
-    // Values worth looking at one by one.
-    let named: [(&str, &str, i64); 14] = [
-        ("zero", "0", 0),
-        ("one", "1", 1),
-        ("minus_one", "-1", -1),
-        ("plus_63", "63", 63),
-        ("minus_64", "-64", -64),
-        ("plus_64", "64", 64),
-        ("minus_65", "-65", -65),
-        ("plus_127", "127", 127),
-        ("plus_1000", "1000", 1000),
-        ("minus_1000", "-1000", -1000),
-        ("i32_max", "i32::MAX", i64::from(i32::MAX)),
-        ("i32_min", "i32::MIN", i64::from(i32::MIN)),
-        ("i64_max", "i64::MAX", i64::MAX),
-        ("i64_min", "i64::MIN", i64::MIN),
-    ];
-    let mut rows = Vec::new();
-    let mut t = Table::new([
-        "value",
-        "int64 bytes",
-        "sint64 bytes",
-        "zigzag(n)",
-        "int64 hex",
-        "sint64 hex",
-    ]);
-    for (key, label, v) in named {
-        let (p, z) = encode_both(v);
-        results.set(&format!("named.{key}.plain"), p.len());
-        results.set(&format!("named.{key}.zigzag"), z.len());
-        results.set(&format!("named.{key}.zigzag_value"), zigzag(v));
-        t.row([
-            label.to_string(),
-            p.len().to_string(),
-            z.len().to_string(),
-            zigzag(v).to_string(),
-            hex(&p),
-            hex(&z),
-        ]);
-        rows.push(ValueRow {
-            label: label.to_string(),
-            value: v,
-            plain: p.len(),
-            zigzag: z.len(),
-            zigzag_value: zigzag(v),
-            plain_hex: hex(&p),
-            zigzag_hex: hex(&z),
-        });
+    // What a mix of one- and two-byte varints costs: the non-negative batch
+    // against the control batch, whose numbers all take two bytes.
+    for (name, side) in [("decode_plain", "a"), ("decode_zigzag", "b")] {
+        let (mixed, even) = (
+            format!("batch.positive.decode.{side}"),
+            format!("batch.two_byte.decode.{side}"),
+        );
+        results.ratio(&format!("mix_cost.{name}"), &mixed, &even);
     }
-    let max_bytes = sweep.iter().map(|r| r.plain_neg).max().unwrap();
-    let all_neg_max = sweep.iter().all(|r| r.plain_neg == max_bytes);
-    assert!(all_neg_max, "every negative int64 takes the maximum");
-
-    // int32 fields sign-extend to 64 bits too; sint32 ZigZags in 32 bits.
-    let mut f = Vec::new();
-    prost::encoding::int32::encode(1, &-1, &mut f);
-    let int32_minus_one = f.len() - 1;
-    f.clear();
-    prost::encoding::sint32::encode(1, &-1, &mut f);
-    let sint32_minus_one = f.len() - 1;
-
-    println!("Bytes per value (our encoder, checked against prost's int64/sint64)\n");
-    print!("{t}");
-    println!(
-        "\nint32 -1: {int32_minus_one} bytes (sign-extended to 64 bits)   sint32 -1: {sint32_minus_one} byte\n"
-    );
-
-    let mut s = Table::new([
-        "k",
-        "+2^k int64",
-        "+2^k sint64",
-        "-2^k int64",
-        "-2^k sint64",
-    ]);
-    for r in sweep
-        .iter()
-        .filter(|r| r.k % 7 == 6 || r.k % 7 == 0 || r.k == 62)
-    {
-        s.row([
-            r.k.to_string(),
-            r.plain_pos.to_string(),
-            r.zigzag_pos.to_string(),
-            r.plain_neg.to_string(),
-            r.zigzag_neg.to_string(),
-        ]);
+    // The signed batch's int64 / sint64 ratio against the control batch's, where
+    // the two ways differ only by ZigZag's shift and XOR.
+    for op in ["encode", "decode"] {
+        let (signed, control) = (
+            format!("batch.mixed.{op}.ratio"),
+            format!("batch.two_byte.{op}.ratio"),
+        );
+        results.ratio(&format!("gap_vs_control.{op}"), &signed, &control);
     }
-    println!("Sweep of ±2^k (rows where the byte count changes)\n");
-    print!("{s}");
-
-    // Batches: prost encoding/decoding a packed repeated field.
-    let mut b = Table::new([
-        "batch",
-        "int64 size",
-        "sint64 size",
-        "int64 enc",
-        "sint64 enc",
-        "int64 dec",
-        "sint64 dec",
-    ]);
-    let mut batch_rows = Vec::new();
-    let mixed = batch(8, true);
-    let cells = measure_batch(&mut results, "batch.mixed", &mixed, &mut batch_rows);
-    b.row(std::iter::once(format!("{BATCH} in [-{RANGE}, {RANGE}]")).chain(cells));
-    let positive = batch(9, false);
-    let cells = measure_batch(&mut results, "batch.positive", &positive, &mut batch_rows);
-    b.row(std::iter::once(format!("{BATCH} in [0, {}]", 2 * RANGE)).chain(cells));
-    println!("\nprost, packed repeated field, median per batch\n");
-    print!("{b}");
-
-    results.set("batches", &batch_rows);
-    results.set("sweep", &sweep);
-    results.set("values", &rows);
-    results.set("max_bytes", max_bytes);
-    // The shortest plain varint of a negative value in the sweep (max_bytes when all are).
-    let neg_min = sweep.iter().map(|r| r.plain_neg).min().unwrap();
-    results.set("sweep_neg_min_bytes", neg_min);
-    results.set("int32_minus_one", int32_minus_one);
-    results.set("sint32_minus_one", sint32_minus_one);
-    results.set("fixed_bytes", fixed_len(-1));
-    let first_over_fixed = sweep.iter().find(|r| r.plain_pos > r.fixed).unwrap();
-    results.set("first_k_over_fixed", first_over_fixed.k);
-    results.set("batch.n", BATCH);
-    results.set("batch.range", RANGE);
-    results.set("batch.positive_max", 2 * RANGE);
-    results.set("sweep_max_k", 62);
+    declare_output(&mut results);
     results.write();
 }
