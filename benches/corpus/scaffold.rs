@@ -27,11 +27,20 @@ pub fn write_measured_scaffold(root: &Path) -> io::Result<()> {
         "//! A fake experiment for the benchmark corpus: never compiled or run.\nfn main() {}\n",
     )?;
     std::fs::create_dir_all(root.join("frozen"))?;
-    std::fs::write(root.join("frozen/bench.json"), frozen_record())
+    std::fs::write(root.join("frozen/bench.json"), frozen_record(root))
 }
 
-/// `frozen/bench.json`: a `Record` as `measured freeze` would write it.
-fn frozen_record() -> String {
+/// `frozen/bench.json`: a `Record` as `measured freeze` would write it, for the fake
+/// experiment's current source, lockfile and toolchain (so `--frozen` finds it current).
+fn frozen_record(root: &Path) -> String {
+    let dir = root.join("experiments");
+    let source_hash = measured::experiments::workspace::discover(&dir)
+        .ok()
+        .and_then(|c| c.get("bench").map(|i| i.source_hash[..16].to_string()))
+        .unwrap_or_default();
+    let lock_hash =
+        measured::experiments::workspace::Lock::read(&dir).hash_of("bench")[..16].to_string();
+    let rustc = measured::experiments::machine::Machine::read(&dir).rustc;
     let rows: Vec<serde_json::Value> = ROWS
         .iter()
         .map(|(name, bytes, ns)| serde_json::json!({ "name": name, "bytes": bytes, "time": ns }))
@@ -48,8 +57,8 @@ fn frozen_record() -> String {
         },
         "output": "format       bytes   encode\nJSON           412   2.15 ms\n",
         "provenance": {
-            "experiment": "bench", "source_hash": "0000000000000000", "lock_hash": "0000000000000000",
-            "rustc": "rustc 1.85.0", "cpu": "benchmark", "cores": 2, "kernel": "6.1",
+            "experiment": "bench", "source_hash": source_hash, "lock_hash": lock_hash,
+            "rustc": rustc, "cpu": "benchmark", "cores": 2, "kernel": "6.1",
             "measured_at": "2026-01-01T00:00:00Z", "load_before": [0.0, 0.0, 0.0],
             "load_after": [0.0, 0.0, 0.0], "duration_secs": 1.0, "quick": false,
             "command": "none: a fake experiment of the benchmark corpus"

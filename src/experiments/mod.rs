@@ -516,6 +516,20 @@ pub fn freeze(config: &SiteConfig, names: &BTreeSet<String>) -> (Vec<PathBuf>, D
             continue;
         };
         let key = workspace::result_key(info, &lock.hash_of(name), &machine, false);
+        let quick_only = !store.record_path(name).is_file()
+            && store::Store::of_mode(config, true)
+                .record_path(name)
+                .is_file();
+        if quick_only {
+            diags.push(
+                crate::diag::Diagnostic::new(
+                    crate::diag::Place::file(store.record_path(name)),
+                    format!("`{name}` was measured in quick mode only, which is never published"),
+                )
+                .with_hint(format!("measure it in full first: `measured build --rerun {name}` (without --quick or MEASURED_QUICK), then `measured freeze {name}`")),
+            );
+            continue;
+        }
         match store.freeze(name, &key) {
             Ok(p) => written.push(p),
             Err(d) => diags.push(d),
