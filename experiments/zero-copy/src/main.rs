@@ -370,11 +370,14 @@ fn ratios(r: &mut Results) {
     );
 }
 
-// ANCHOR: capnp_pairs
-/// Two Cap'n Proto costs small enough to need a pair of their own, timed
-/// side by side (A B B A …): the `Vec` that `read_message_from_flat_slice`
-/// allocates, and opening the message against reading from a root in hand.
-fn capnp_pairs(r: &mut Results, cpb: &[u8]) {
+// ANCHOR: pairs
+/// Three comparisons that need a pair of their own, timed side by side
+/// (A B B A …) rather than among ten reads in rounds: the `Vec` that
+/// `read_message_from_flat_slice` allocates, opening a Cap'n Proto message
+/// against reading from a root in hand, and prost's decode against
+/// FlatBuffers' verified read.
+fn pairs(r: &mut Results, b: &Buffers) {
+    let (cpb, pb, fbb) = (b.cpb(), &b.pb, &b.fbb);
     let cfg = || harness::Config::default().samples(1000);
     let vec = harness::compare_with(
         cfg(),
@@ -390,8 +393,14 @@ fn capnp_pairs(r: &mut Results, cpb: &[u8]) {
         || capnp_field(black_box(root)),
     );
     r.set("capnp.held", &held); // a: open and read, b: read from the root
+    let prost_fb = harness::compare_with(
+        cfg(),
+        || prost_full(black_box(pb)),
+        || fb_checked(black_box(fbb)),
+    );
+    r.set("fb.prost_pair", &prost_fb); // a: prost's decode, b: FlatBuffers' root
 }
-// ANCHOR_END: capnp_pairs
+// ANCHOR_END: pairs
 
 #[derive(Serialize)]
 struct SweepPoint {
@@ -464,7 +473,7 @@ fn main() {
     corruption(&mut r, &b, &order);
     read_table(&mut r, &b);
     ratios(&mut r);
-    capnp_pairs(&mut r, b.cpb());
+    pairs(&mut r, &b);
     sweep(&mut r);
     cp_checks::run(b.cpb(), &order.customer.email, order.total_cents, &mut r);
     r.write();
