@@ -4,7 +4,7 @@
 
 use gobwire::Gob;
 
-#[derive(Gob, Debug, Default, PartialEq)]
+#[derive(Gob, Clone, Debug, Default, PartialEq)]
 pub struct Address {
     pub street: String,
     pub city: String,
@@ -12,7 +12,7 @@ pub struct Address {
     pub postal_code: String,
 }
 
-#[derive(Gob, Debug, Default, PartialEq)]
+#[derive(Gob, Clone, Debug, Default, PartialEq)]
 pub struct Customer {
     pub id: u64,
     pub name: String,
@@ -20,7 +20,7 @@ pub struct Customer {
     pub address: Address,
 }
 
-#[derive(Gob, Debug, Default, PartialEq)]
+#[derive(Gob, Clone, Debug, Default, PartialEq)]
 pub struct LineItem {
     pub sku: String,
     pub name: String,
@@ -31,13 +31,16 @@ pub struct LineItem {
 }
 
 // ANCHOR: gob_types
-/// Field names go on the wire (once per stream), in Go's PascalCase.
-#[derive(Gob, Debug, Default, PartialEq)]
-pub struct Order {
+/// Field names go on the wire (once per stream), in Go's PascalCase. `status`
+/// is a string, as in a Go struct (`S = String`); `Order<u32>` carries the
+/// enum's index instead, as Avro's schema and postcard do.
+#[derive(Gob, Clone, Debug, Default, PartialEq)]
+#[gob(name = "Order")]
+pub struct Order<S = String> {
     pub id: u64,
     pub customer: Customer,
     pub items: Vec<LineItem>,
-    pub status: String,
+    pub status: S,
     pub created_at: String,
     pub note: Option<String>,
     pub tags: Vec<String>,
@@ -45,8 +48,9 @@ pub struct Order {
 }
 // ANCHOR_END: gob_types
 
-impl From<&orders::Order> for Order {
-    fn from(o: &orders::Order) -> Order {
+impl<S> Order<S> {
+    /// The gob mirror of `o`, its status written by `status`.
+    fn mirror(o: &orders::Order, status: S) -> Order<S> {
         let a = &o.customer.address;
         Order {
             id: o.id,
@@ -72,16 +76,28 @@ impl From<&orders::Order> for Order {
                     discount_percent: i.discount_percent,
                 })
                 .collect(),
-            status: serde_json::to_value(o.status)
-                .unwrap()
-                .as_str()
-                .unwrap()
-                .to_string(),
+            status,
             created_at: o.created_at.clone(),
             note: o.note.clone(),
             tags: o.tags.clone(),
             total_cents: o.total_cents,
         }
+    }
+}
+
+impl From<&orders::Order> for Order<String> {
+    /// `status` as serde writes it: `"pending"`, `"paid"`, ...
+    fn from(o: &orders::Order) -> Order<String> {
+        let status = serde_json::to_value(o.status).unwrap();
+        Order::mirror(o, status.as_str().unwrap().to_string())
+    }
+}
+
+impl From<&orders::Order> for Order<u32> {
+    /// `status` as its index in `Status::ALL`, as Avro and postcard write it.
+    fn from(o: &orders::Order) -> Order<u32> {
+        let index = orders::Status::ALL.iter().position(|s| *s == o.status);
+        Order::mirror(o, index.unwrap() as u32)
     }
 }
 

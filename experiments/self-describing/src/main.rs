@@ -2,7 +2,8 @@
 //! Avro object container files carry their schema in the stream. One value
 //! costs more than JSON; a long stream costs far less per value. Compared
 //! with JSON and postcard (no schema on the wire at all), for streams of 1 to
-//! 1000 values, with allocations and time per value of a reused writer.
+//! 1000 values (every length up to 10, where Avro overtakes JSON), with the
+//! allocations of a reused writer and the time to write a whole stream.
 
 #[global_allocator]
 static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
@@ -10,13 +11,17 @@ static A: harness::alloc::CountingAlloc = harness::alloc::CountingAlloc;
 mod gob;
 
 use apache_avro::{Schema, Writer};
+use harness::declare::{Label, Table, text, value, value_as};
 use harness::interleave::{interleaved, routine};
-use harness::{Ratio, Results, black_box, fmt};
+use harness::{Results, black_box};
 use orders::Order;
 use serde::Serialize;
 
 const SEED: u64 = 5;
-const LENGTHS: [usize; 10] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+/// Stream lengths: every one up to 10, then a few up to the whole corpus.
+const LENGTHS: [usize; 16] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100, 200, 500, 1000];
+/// How many orders are decoded back from each format before anything is measured.
+const ROUND_TRIP: usize = 50;
 
 // ANCHOR: avro_schema
 const AVRO_SCHEMA: &str = r#"{
@@ -50,7 +55,7 @@ const AVRO_SCHEMA: &str = r#"{
 // ANCHOR: streams
 /// Gob: one `Encoder` per stream; it sends each type's description the first
 /// time the type appears, then only values.
-fn gob_stream(os: &[gob::Order]) -> Vec<u8> {
+fn gob_stream<T: gobwire::Encode>(os: &[T]) -> Vec<u8> {
     let mut enc = gobwire::Encoder::new();
     let mut out = Vec::new();
     for o in os {
@@ -98,166 +103,245 @@ struct Point {
     avro: f64,
 }
 
-fn main() {
-    let mut r = Results::new();
-    let max = *LENGTHS.last().unwrap();
-    let corpus = orders::orders(SEED, max);
-    let gobs: Vec<gob::Order> = corpus.iter().map(gob::Order::from).collect();
-    let schema = Schema::parse_str(AVRO_SCHEMA).unwrap();
+/// The corpus in every form the experiment writes.
+struct Data {
+    corpus: Vec<Order>,
+    gobs: Vec<gob::Order>,
+    schema: Schema,
+}
 
-    // --- round trips: every format reads back what it wrote -----------------
-    {
-        let bytes = gob_stream(&gobs[..50]);
-        let mut dec = gobwire::StreamDecoder::new(&bytes[..]);
-        for g in &gobs[..50] {
-            assert_eq!(&dec.decode::<gob::Order>().unwrap().unwrap(), g);
-        }
-        let bytes = avro_stream(&schema, &corpus[..50]);
-        let reader = apache_avro::Reader::new(&bytes[..]).unwrap();
-        let back: Vec<Order> = reader
-            .map(|v| apache_avro::from_value::<Order>(&v.unwrap()).unwrap())
-            .collect();
-        assert_eq!(back, corpus[..50]);
-        let bytes = postcard_stream(&corpus[..50]);
-        let mut rest = &bytes[..];
-        for o in &corpus[..50] {
-            let (v, tail) = postcard::take_from_bytes::<Order>(rest).unwrap();
-            assert_eq!(&v, o);
-            rest = tail;
-        }
+/// Every format reads back what it wrote, for the first `ROUND_TRIP` orders
+/// (JSON is not checked).
+fn check_round_trips(r: &mut Results, d: &Data) {
+    let (corpus, gobs) = (&d.corpus[..ROUND_TRIP], &d.gobs[..ROUND_TRIP]);
+    let bytes = gob_stream(gobs);
+    let mut dec = gobwire::StreamDecoder::new(&bytes[..]);
+    for g in gobs {
+        assert_eq!(&dec.decode::<gob::Order>().unwrap().unwrap(), g);
     }
+    let bytes = avro_stream(&d.schema, corpus);
+    let reader = apache_avro::Reader::new(&bytes[..]).unwrap();
+    let back: Vec<Order> = reader
+        .map(|v| apache_avro::from_value::<Order>(&v.unwrap()).unwrap())
+        .collect();
+    assert_eq!(back, corpus);
+    let bytes = postcard_stream(corpus);
+    let mut rest = &bytes[..];
+    for o in corpus {
+        let (v, tail) = postcard::take_from_bytes::<Order>(rest).unwrap();
+        assert_eq!(&v, o);
+        rest = tail;
+    }
+    r.input("roundtrip.orders", ROUND_TRIP);
+}
 
-    // --- one value, byte by byte -------------------------------------------------
-    let one_gob = gob_stream(&gobs[..1]);
-    let msgs = gob::messages(&one_gob);
-    println!(
-        "One order as a fresh gob stream ({} B): messages",
-        one_gob.len()
-    );
-    println!();
-    let mut t = fmt::Table::new(["offset", "length prefix", "body", "type id", "meaning"]);
-    let mut defs = 0;
-    let mut def_bytes = 0;
-    for &(off, prefix, len, id) in &msgs {
-        let what = if id < 0 {
+/// The messages of one order's fresh gob stream, framing read back by hand:
+/// the figures the article checks against the spec, and a table of them.
+fn gob_messages(r: &mut Results, first: &gob::Order) {
+    let one = gob_stream(std::slice::from_ref(first));
+    let msgs = gob::messages(&one);
+    let mut t = Table::new([
+        Label::new("vị trí", "offset"),
+        Label::new("tiền tố độ dài", "length prefix"),
+        Label::new("thân (byte)", "body (bytes)"),
+        Label::new("mã kiểu", "type id"),
+        Label::new("nghĩa", "meaning"),
+    ])
+    .titled(Label::new(
+        "Các thông điệp trong luồng gob của đơn hàng đầu tiên",
+        "The messages in the first order's gob stream",
+    ));
+    let (mut defs, mut def_bytes) = (0, 0);
+    for (i, &(off, prefix, len, id)) in msgs.iter().enumerate() {
+        let key = format!("one.gob.msgs.{i}");
+        r.set(&format!("{key}.offset"), off);
+        r.set(
+            &format!("{key}.prefix"),
+            harness::bytes::hex(&one[off..off + prefix]),
+        );
+        r.set(&format!("{key}.body"), len);
+        r.set(&format!("{key}.id"), id);
+        let meaning = if id < 0 {
             defs += 1;
             def_bytes += prefix + len as usize;
-            format!("defines type {}", -id)
+            text(
+                "định nghĩa một kiểu (mã của kiểu là số đối của mã này)",
+                "defines a type (its id is minus this one)",
+            )
         } else {
-            format!("a value of type {id}")
+            text("một giá trị của kiểu ấy", "a value of that type")
         };
         t.row([
-            off.to_string(),
-            harness::bytes::hex(&one_gob[off..off + prefix]),
-            format!("{len} B"),
-            id.to_string(),
-            what,
+            value_as(format!("{key}.offset"), "int"),
+            value(format!("{key}.prefix")),
+            value_as(format!("{key}.body"), "int"),
+            value_as(format!("{key}.id"), "int"),
+            meaning,
         ]);
     }
-    print!("{t}");
-    let (off, prefix, _, _) = msgs[0];
-    println!();
-    println!(
-        "first message starts: {}",
-        harness::bytes::hex(&one_gob[off..off + prefix + 6])
-    );
-    println!();
+    let (off, prefix, len, id) = msgs[0];
     let value_msg = msgs.last().unwrap();
-    r.set("one.gob.first_total", one_gob.len());
+    r.set("one.gob.first_total", one.len());
     r.set("one.gob.messages", msgs.len());
     r.set("one.gob.definitions", defs);
     r.set("one.gob.definition_bytes", def_bytes);
     r.set("one.gob.value_bytes", value_msg.1 + value_msg.2 as usize);
-    r.set("one.gob.first_len", msgs[0].2);
-    r.set("one.gob.first_id", msgs[0].3);
+    r.set("one.gob.first_len", len);
+    r.set("one.gob.first_id", id);
     r.set("one.gob.value_id", value_msg.3);
     r.set(
         "one.gob.first_bytes",
-        harness::bytes::hex(&one_gob[..msgs[0].1 + 3]),
+        harness::bytes::hex(&one[..prefix + 3]),
     );
+    r.set(
+        "one.gob.first_message",
+        harness::bytes::hex(&one[off..off + prefix + 6]),
+    );
+    r.table(t);
+}
 
-    // --- streams of 1..1000 ----------------------------------------------------
-    // each length n: the mean over all disjoint windows of n orders, so that
-    // short streams are not one particular (large or small) order
-    let mut points = Vec::new();
-    for &n in &LENGTHS {
-        let windows = max / n;
-        let per = |total: usize| total as f64 / (windows * n) as f64;
-        points.push(Point {
-            n,
-            json: per(corpus.chunks(n).map(|w| json_stream(w).len()).sum()),
-            postcard: per(corpus.chunks(n).map(|w| postcard_stream(w).len()).sum()),
-            gob: per(gobs.chunks(n).map(|w| gob_stream(w).len()).sum()),
-            avro: per(corpus
-                .chunks(n)
-                .map(|w| avro_stream(&schema, w).len())
-                .sum()),
-        });
-    }
-    // Which orders gob makes bigger than JSON when each is sent alone, and how
-    // many line items those orders have, on average, against the others.
-    let (bigger, smaller): (Vec<_>, Vec<_>) = corpus.iter().zip(&gobs).partition(|(o, g)| {
-        gob_stream(std::slice::from_ref(g)).len() > json_stream(std::slice::from_ref(o)).len()
-    });
-    let mean_items = |os: &[(&Order, &gob::Order)]| {
-        os.iter().map(|(o, _)| o.items.len()).sum::<usize>() as f64 / os.len().max(1) as f64
+/// Where the windows of `n` consecutive orders start, taking the corpus of
+/// `len` orders as a ring: as many windows as it takes for every order to
+/// appear equally often (lcm(n, len) / n), so that each length's mean is
+/// over the whole corpus and no window is one particular order.
+fn window_starts(n: usize, len: usize) -> Vec<usize> {
+    let gcd = |mut a: usize, mut b: usize| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
     };
-    r.set("one.gob_bigger_share", bigger.len() as f64 / max as f64);
-    r.set("one.gob_bigger_items", mean_items(&bigger));
-    r.set("one.gob_smaller_items", mean_items(&smaller));
-    r.set("one.first_json", json_stream(&corpus[..1]).len());
-    let one = &points[0];
-    let last = points.last().unwrap();
-    let avro_header = {
-        let w = Writer::new(&schema, Vec::new());
-        w.into_inner().unwrap().len()
-    };
-    println!("Bytes per value by stream length");
-    println!();
-    let mut t = fmt::Table::new(["values", "JSON", "postcard", "gob", "Avro OCF"]);
-    for p in &points {
-        t.row([
-            p.n.to_string(),
-            format!("{:.1}", p.json),
-            format!("{:.1}", p.postcard),
-            format!("{:.1}", p.gob),
-            format!("{:.1}", p.avro),
-        ]);
+    let windows = len / gcd(n, len);
+    (0..windows).map(|k| k * n % len).collect()
+}
+
+/// Bytes per value for each stream length: the mean over the windows of
+/// [`window_starts`] (the corpus and its gob mirror are cycled so that a
+/// window that runs past the end wraps around to the start).
+fn sweep(d: &Data) -> Vec<Point> {
+    let len = d.corpus.len();
+    let wrap = *LENGTHS.last().unwrap();
+    let corpus: Vec<&Order> = d.corpus.iter().cycle().take(len + wrap).collect();
+    let gobs: Vec<&gob::Order> = d.gobs.iter().cycle().take(len + wrap).collect();
+    fn owned<T: Clone>(w: &[&T]) -> Vec<T> {
+        w.iter().map(|x| (*x).clone()).collect()
     }
-    print!("{t}");
-    println!();
-    println!("Avro header alone (schema + sync marker): {avro_header} B");
+    LENGTHS
+        .iter()
+        .map(|&n| {
+            let starts = window_starts(n, len);
+            let per = |f: &dyn Fn(&[Order]) -> usize| {
+                let total: usize = starts.iter().map(|&s| f(&owned(&corpus[s..s + n]))).sum();
+                total as f64 / (starts.len() * n) as f64
+            };
+            let gob_total: usize = starts
+                .iter()
+                .map(|&s| gob_stream(&owned(&gobs[s..s + n])))
+                .map(|b| b.len())
+                .sum();
+            Point {
+                n,
+                json: per(&|w| json_stream(w).len()),
+                postcard: per(&|w| postcard_stream(w).len()),
+                gob: gob_total as f64 / (starts.len() * n) as f64,
+                avro: per(&|w| avro_stream(&d.schema, w).len()),
+            }
+        })
+        .collect()
+}
+
+/// One value alone against the whole stream, and the ratios the article reads.
+fn sizes(r: &mut Results, d: &Data, points: &[Point]) {
+    let (one, last) = (&points[0], points.last().unwrap());
+    let avro_header = Writer::new(&d.schema, Vec::new())
+        .into_inner()
+        .unwrap()
+        .len();
+    r.set("avro_header", avro_header);
     r.set("one.json", one.json);
     r.set("one.postcard", one.postcard);
     r.set("one.gob.total", one.gob);
     r.set("one.avro", one.avro);
-    r.set("one.gob_over_json", one.gob / one.json);
-    r.set("one.avro_over_json", one.avro / one.json);
-    r.set("avro_header", avro_header);
-    r.set("stream.n", last.n);
+    r.ratio("one.gob_over_json", "one.gob.total", "one.json");
+    r.ratio("one.avro_over_json", "one.avro", "one.json");
+    r.input("stream.n", last.n);
     r.set("stream.json", last.json);
     r.set("stream.postcard", last.postcard);
     r.set("stream.gob", last.gob);
     r.set("stream.avro", last.avro);
-    r.set("stream.json_over_gob", last.json / last.gob);
-    r.set("stream.json_over_avro", last.json / last.avro);
-    r.set("stream.gob_over_postcard", last.gob / last.postcard);
-    r.set("stream.avro_over_postcard", last.avro / last.postcard);
-    r.set("stream.gob_shrink", one.gob / last.gob);
-    r.set("stream.avro_shrink", one.avro / last.avro);
-    // first stream length at which gob / avro are smaller per value than JSON
-    let cross = |f: fn(&Point) -> f64| points.iter().find(|p| f(p) < p.json).map(|p| p.n);
-    r.set("cross.avro", cross(|p| p.avro));
-    r.set("points", &points);
+    r.ratio("stream.json_over_gob", "stream.json", "stream.gob");
+    r.ratio("stream.json_over_avro", "stream.json", "stream.avro");
+    r.ratio("stream.gob_over_postcard", "stream.gob", "stream.postcard");
+    r.ratio(
+        "stream.avro_over_postcard",
+        "stream.avro",
+        "stream.postcard",
+    );
+    r.ratio("stream.gob_shrink", "one.gob.total", "stream.gob");
+    r.ratio("stream.avro_shrink", "one.avro", "stream.avro");
+    r.set("points", points);
+    // Which orders gob makes bigger than JSON when each is sent alone, and
+    // how many line items those orders have, on average, against the others.
+    let (bigger, smaller): (Vec<_>, Vec<_>) = d.corpus.iter().zip(&d.gobs).partition(|(o, g)| {
+        gob_stream(std::slice::from_ref(*g)).len() > json_stream(std::slice::from_ref(*o)).len()
+    });
+    let mean_items = |os: &[(&Order, &gob::Order)]| {
+        os.iter().map(|(o, _)| o.items.len()).sum::<usize>() as f64 / os.len().max(1) as f64
+    };
+    r.set("one.gob_bigger", bigger.len());
+    r.share("one.gob_bigger_share", "one.gob_bigger", "stream.n");
+    r.set("one.gob_bigger_items", mean_items(&bigger));
+    r.set("one.gob_smaller_items", mean_items(&smaller));
+}
 
-    // --- a reused writer: allocations and time per value ---------------------
+/// Where Avro overtakes JSON: the first measured length at which a value
+/// costs less in Avro, the lengths either side, and the length the stream's
+/// fixed cost predicts (fixed cost / what each value saves over JSON).
+fn crossover(r: &mut Results, points: &[Point]) {
+    let at = points.iter().position(|p| p.avro < p.json).unwrap();
+    assert!(at > 0, "Avro smaller than JSON from one value on");
+    let (before, after) = (&points[at - 1], &points[at]);
+    assert_eq!(
+        before.n + 1,
+        after.n,
+        "every length around the crossover is measured"
+    );
+    r.set("cross.avro", after.n);
+    r.set("cross.avro_before_n", before.n);
+    r.set("cross.avro_before", before.avro);
+    r.set("cross.avro_at", after.avro);
+    // a stream of n values costs about fixed + n × per value
+    r.difference("cross.fixed", "one.avro", "stream.avro");
+    r.difference("cross.saving", "stream.json", "stream.avro");
+    r.ratio("cross.payback", "cross.fixed", "cross.saving");
+}
+
+/// How much of gob's gap to postcard is the status written as a string:
+/// the same stream with the enum's index instead.
+fn status_cost(r: &mut Results, d: &Data) {
+    let indexed: Vec<gob::Order<u32>> = d.corpus.iter().map(gob::Order::from).collect();
+    let n = indexed.len() as f64;
+    r.set("stream.gob_indexed", gob_stream(&indexed).len() as f64 / n);
+    r.difference("stream.status_cost", "stream.gob", "stream.gob_indexed");
+    r.difference("stream.gob_minus_postcard", "stream.gob", "stream.postcard");
+    r.share(
+        "stream.status_share",
+        "stream.status_cost",
+        "stream.gob_minus_postcard",
+    );
+}
+
+/// Allocator calls per value while writing every order with a reused
+/// writer and a reused output buffer (the type descriptions, or the Avro
+/// header, already written).
+fn allocations(d: &Data) -> [f64; 6] {
+    let (corpus, gobs) = (&d.corpus, &d.gobs);
     // ANCHOR: reused
     let mut gob_enc = gobwire::Encoder::new();
     let mut buf = Vec::with_capacity(1 << 16);
     gob_enc.encode_into(&gobs[0], &mut buf).unwrap(); // types go out here
-    let n = max;
     let (_, gob_alloc) = harness::alloc::measure(|| {
-        for g in &gobs {
+        for g in gobs {
             buf.clear();
             gob_enc.encode_into(g, &mut buf).unwrap();
         }
@@ -265,65 +349,87 @@ fn main() {
     // ANCHOR_END: reused
     let mut jbuf = Vec::with_capacity(1 << 16);
     let (_, json_alloc) = harness::alloc::measure(|| {
-        for o in &corpus {
+        for o in corpus {
             jbuf.clear();
             serde_json::to_writer(&mut jbuf, o).unwrap();
         }
     });
     let mut pbuf = Vec::with_capacity(1 << 16);
     let (_, pc_alloc) = harness::alloc::measure(|| {
-        for o in &corpus {
+        for o in corpus {
             pbuf.clear();
             pbuf = postcard::to_extend(o, std::mem::take(&mut pbuf)).unwrap();
         }
     });
-    let mut aw = Writer::new(&schema, Vec::with_capacity(1 << 20));
+    let mut aw = Writer::new(&d.schema, Vec::with_capacity(1 << 20));
     aw.append_ser(&corpus[0]).unwrap();
     let (_, avro_alloc) = harness::alloc::measure(|| {
-        for o in &corpus {
+        for o in corpus {
             aw.append_ser(o).unwrap();
         }
     });
-    drop(aw);
-    let per = |a: harness::alloc::AllocStats| a.calls() as f64 / n as f64;
-    r.set("alloc.gob", per(gob_alloc));
-    r.set("alloc.json", per(json_alloc));
-    r.set("alloc.postcard", per(pc_alloc));
-    r.set("alloc.avro", per(avro_alloc));
-    r.set("alloc.gob_new", gob_alloc.allocs as f64 / n as f64);
-    r.set("alloc.gob_grow", gob_alloc.reallocs as f64 / n as f64);
+    let n = corpus.len() as f64;
+    let per = |a: harness::alloc::AllocStats| a.calls() as f64 / n;
+    [
+        per(json_alloc),
+        per(pc_alloc),
+        per(gob_alloc),
+        per(avro_alloc),
+        gob_alloc.allocs as f64 / n,
+        gob_alloc.reallocs as f64 / n,
+    ]
+}
 
-    // time to write the 1000-value stream, per value
+/// The four formats, in the order of the writing table.
+const FORMATS: [(&str, &str); 4] = [
+    ("json", "JSON"),
+    ("postcard", "postcard"),
+    ("gob", "gob"),
+    ("avro", "Avro"),
+];
+
+/// Time to write the whole stream from scratch (new encoder or writer, new
+/// buffer), per value, the four interleaved; with the allocations of a
+/// reused writer beside it in the `writing` rows.
+fn writing(r: &mut Results, d: &Data, allocs: [f64; 6]) {
+    let (corpus, gobs, schema) = (&d.corpus, &d.gobs, &d.schema);
     let t = interleaved(vec![
-        routine(|| json_stream(black_box(&corpus))),
-        routine(|| postcard_stream(black_box(&corpus))),
-        routine(|| gob_stream(black_box(&gobs))),
-        routine(|| avro_stream(&schema, black_box(&corpus))),
+        routine(|| json_stream(black_box(corpus))),
+        routine(|| postcard_stream(black_box(corpus))),
+        routine(|| gob_stream(black_box(gobs))),
+        routine(|| avro_stream(schema, black_box(corpus))),
     ]);
-    let t: Vec<_> = t.into_iter().map(|s| s.scale(1.0 / n as f64)).collect();
-    r.set("time.json", &t[0]);
-    r.set("time.postcard", &t[1]);
-    r.set("time.gob", &t[2]);
-    r.set("time.avro", &t[3]);
-    r.set("time.gob_over_json", Ratio::of(&t[2], &t[0]));
-    r.set("time.avro_over_json", Ratio::of(&t[3], &t[0]));
-    r.set("time.json_over_postcard", Ratio::of(&t[0], &t[1]));
-    println!();
-    println!("Writing the {n}-value stream, per value (reused writer)");
-    println!();
-    let mut tt = fmt::Table::new(["format", "time", "allocations"]);
-    for (name, s, a) in [
-        ("JSON", &t[0], json_alloc),
-        ("postcard", &t[1], pc_alloc),
-        ("gob", &t[2], gob_alloc),
-        ("Avro OCF", &t[3], avro_alloc),
-    ] {
-        tt.row([
-            name.to_string(),
-            fmt::duration(s.median),
-            format!("{:.2}", per(a)),
-        ]);
+    let n = corpus.len() as f64;
+    let mut rows = Vec::new();
+    for (i, (key, name)) in FORMATS.iter().enumerate() {
+        let time = t[i].scale(1.0 / n);
+        r.set(&format!("time.{key}"), &time);
+        r.set(&format!("alloc.{key}"), allocs[i]);
+        rows.push(serde_json::json!({"name": name, "time": time, "allocs": allocs[i]}));
     }
-    print!("{tt}");
+    r.set("writing", rows);
+    r.set("alloc.gob_new", allocs[4]);
+    r.set("alloc.gob_grow", allocs[5]);
+    r.ratio("time.gob_over_json", "time.gob", "time.json");
+    r.ratio("time.avro_over_json", "time.avro", "time.json");
+    r.ratio("time.json_over_postcard", "time.json", "time.postcard");
+}
+
+fn main() {
+    let mut r = Results::new();
+    let corpus = orders::orders(SEED, *LENGTHS.last().unwrap());
+    let data = Data {
+        gobs: corpus.iter().map(gob::Order::from).collect(),
+        schema: Schema::parse_str(AVRO_SCHEMA).unwrap(),
+        corpus,
+    };
+    check_round_trips(&mut r, &data);
+    gob_messages(&mut r, &data.gobs[0]);
+    let points = sweep(&data);
+    sizes(&mut r, &data, &points);
+    crossover(&mut r, &points);
+    status_cost(&mut r, &data);
+    let allocs = allocations(&data);
+    writing(&mut r, &data, allocs);
     r.write();
 }

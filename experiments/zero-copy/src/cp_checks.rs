@@ -13,11 +13,9 @@ const LIMIT_BUDGET: usize = 1000;
 /// Runs the three demonstrations on a well-formed message `b` whose
 /// customer's email is `email` and whose total is `want`.
 pub fn run(b: &[u8], email: &str, want: i64, r: &mut Results) {
-    let lazy = lazy_utf8(b, email, want, r);
-    let limit = traversal_limit(b, r);
-    let bounds = cut_segment(b, want, r);
-    println!();
-    println!("Cap'n Proto: {lazy}; {limit}; {bounds}");
+    lazy_utf8(b, email, want, r);
+    traversal_limit(b, r);
+    cut_segment(b, want, r);
 }
 
 /// A copy of `b` with the first byte of `needle` made invalid UTF-8.
@@ -32,7 +30,7 @@ fn corrupt(b: &[u8], needle: &[u8]) -> Vec<Word> {
     w
 }
 
-fn lazy_utf8(b: &[u8], email: &str, want: i64, r: &mut Results) -> String {
+fn lazy_utf8(b: &[u8], email: &str, want: i64, r: &mut Results) {
     // ANCHOR: capnp_lazy
     // one byte of the email made invalid UTF-8: only reading the email sees it
     let bad = corrupt(b, email.as_bytes());
@@ -46,13 +44,9 @@ fn lazy_utf8(b: &[u8], email: &str, want: i64, r: &mut Results) -> String {
     r.set("capnp.corrupt.field_read", u8::from(field_ok));
     r.set("capnp.corrupt.walk_passes", u8::from(walk_ok));
     r.set("capnp.corrupt.email_caught", u8::from(email_err));
-    format!(
-        "a corrupted email is seen by reading it ({email_err}), \
-         not by reading total_cents ({field_ok}) nor by walking the message ({walk_ok})"
-    )
 }
 
-fn traversal_limit(b: &[u8], r: &mut Results) -> String {
+fn traversal_limit(b: &[u8], r: &mut Results) {
     // ANCHOR: capnp_limit
     // a budget of words per opened message, charged for each struct or list
     // reached; a message bigger than the budget is refused when opened
@@ -80,24 +74,32 @@ fn traversal_limit(b: &[u8], r: &mut Results) -> String {
         .unwrap();
     r.set("capnp.message_words", words);
     r.set("capnp.limit.default_words", default);
-    r.set("capnp.limit.default_bytes", default * 8);
+    r.input("capnp.word_bytes", 8);
+    r.product(
+        "capnp.limit.default_bytes",
+        "capnp.limit.default_words",
+        "capnp.word_bytes",
+    );
     r.set("capnp.limit.open_refused", u8::from(refused));
-    r.set("capnp.limit.budget_times", LIMIT_BUDGET);
+    r.input("capnp.limit.budget_times", LIMIT_BUDGET);
+    r.set("capnp.limit.budget_words", budget);
     r.set("capnp.limit.field_reads", field_reads);
     r.set("capnp.limit.walks", walks);
-    r.set(
+    r.ratio(
         "capnp.limit.field_charge",
-        budget as f64 / field_reads as f64,
+        "capnp.limit.budget_words",
+        "capnp.limit.field_reads",
     );
-    r.set("capnp.limit.walk_charge", budget as f64 / walks as f64);
-    r.set(
+    r.ratio(
+        "capnp.limit.walk_charge",
+        "capnp.limit.budget_words",
+        "capnp.limit.walks",
+    );
+    r.ratio(
         "capnp.limit.reads_per_walk",
-        field_reads as f64 / walks as f64,
+        "capnp.limit.field_reads",
+        "capnp.limit.walks",
     );
-    format!(
-        "a budget of {LIMIT_BUDGET} times its {words} words allows {field_reads} reads of \
-         total_cents or {walks} walks (a budget below the message refuses it: {refused})"
-    )
 }
 
 /// The smallest `n` in `0..=max` for which `ok(n)` holds (`ok` monotonic).
@@ -117,7 +119,7 @@ fn smallest(max: usize, ok: impl Fn(usize) -> bool) -> usize {
 
 /// A segment table that claims fewer words than were written: how many the
 /// field read needs in bounds, and what happens to pointers past them.
-fn cut_segment(b: &[u8], want: i64, r: &mut Results) -> String {
+fn cut_segment(b: &[u8], want: i64, r: &mut Results) {
     let cut = |n: usize| {
         let mut w = cp::aligned(b);
         let bytes = Word::words_to_bytes_mut(&mut w);
@@ -143,9 +145,4 @@ fn cut_segment(b: &[u8], want: i64, r: &mut Results) -> String {
     r.set("capnp.bounds.field_words", in_bounds);
     r.set("capnp.bounds.customer_caught", u8::from(oob));
     r.set("capnp.bounds.walk_caught", u8::from(walk_err));
-    format!(
-        "total_cents needs only the first {in_bounds} of {words} words in bounds; \
-         with the segment cut there, the customer pointer is refused on access ({oob}) \
-         and so is a walk ({walk_err})"
-    )
 }

@@ -9,6 +9,10 @@ use flatbuffers::{
 
 // ANCHOR: fb_schema
 /// The schema these types implement (field i lives at vtable offset 4 + 2i).
+#[allow(
+    dead_code,
+    reason = "the schema the hand-written accessors below implement, shown in the article"
+)]
 pub const SCHEMA: &str = r#"
 table Address  { street:string; city:string; country:string; postal_code:string; }
 table Customer { id:uint64; name:string; email:string; address:Address; }

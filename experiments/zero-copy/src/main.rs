@@ -19,15 +19,18 @@ mod model;
 #[allow(clippy::all, unused, reason = "generated code, kept byte for byte")]
 mod order_capnp;
 
+use harness::declare::{Label, Table, value, value_as};
 use harness::interleave::{interleaved, routine};
-use harness::{Ratio, Results, black_box, fmt};
+use harness::{Results, black_box};
 use model::ArchivedOrder;
 use order_capnp::order;
 use prost::Message;
 use rkyv::rancor;
 use serde::{Deserialize, Serialize};
 
+/// Line items of the large order (every product in the catalogue).
 const ITEMS: usize = 36;
+/// Order sizes of the sweep, in line items.
 const SWEEP: [usize; 5] = [1, 3, 9, 18, 36];
 
 // ANCHOR: reads
@@ -116,15 +119,288 @@ fn capnp_field(root: order::Reader<'_>) -> i64 {
 }
 // ANCHOR_END: capnp_reads
 
-#[derive(Serialize)]
-struct Row {
-    key: &'static str,
-    name: &'static str,
-    bytes: usize,
-    read: harness::Summary,
-    allocs: u64,
-    alloc_bytes: u64,
+/// One order in every format the experiment reads.
+struct Buffers {
+    rk: rkyv::util::AlignedVec,
+    js: Vec<u8>,
+    pb: Vec<u8>,
+    fbb: Vec<u8>,
+    cpw: Vec<capnp::Word>,
 }
+
+impl Buffers {
+    fn new(o: &orders::Order) -> (Buffers, usize) {
+        let (cpw, segments) = cp::build(o);
+        let b = Buffers {
+            rk: rkyv::to_bytes::<rancor::Error>(&model::Order::from(o)).unwrap(),
+            js: serde_json::to_vec(o).unwrap(),
+            pb: orders::pb::Order::from(o).encode_to_vec(),
+            fbb: fb::build(o),
+            cpw,
+        };
+        (b, segments)
+    }
+
+    fn cpb(&self) -> &[u8] {
+        capnp::Word::words_to_bytes(&self.cpw)
+    }
+}
+
+/// Every read gives the order's total, and every format holds the rest of
+/// the order too.
+fn check_reads(b: &Buffers, order: &orders::Order) {
+    let want = order.total_cents;
+    assert_eq!(fb_checked(&b.fbb), want);
+    assert_eq!(fb_unchecked(&b.fbb), want);
+    {
+        // the other fields came through too
+        let root = flatbuffers::root::<fb::OrderFb>(&b.fbb).unwrap();
+        let c: fb::CustomerFb = unsafe {
+            root.tab
+                .get::<flatbuffers::ForwardsUOffset<fb::CustomerFb>>(6, None)
+        }
+        .unwrap();
+        let email = unsafe { c.tab.get::<flatbuffers::ForwardsUOffset<&str>>(8, None) }.unwrap();
+        assert_eq!(email, order.customer.email);
+    }
+    for f in [rkyv_checked, rkyv_unchecked] {
+        assert_eq!(f(&b.rk), want);
+    }
+    for f in [json_owned, json_one_field] {
+        assert_eq!(f(&b.js), want);
+    }
+    assert_eq!(prost_full(&b.pb), want);
+    for f in [capnp_read, capnp_read_vec, capnp_walked] {
+        assert_eq!(f(b.cpb()), want);
+    }
+    // every field of the Cap'n Proto message reads back as the original
+    let msg = cp::open(b.cpb(), None).unwrap();
+    assert_eq!(cp::to_order(msg.get_root().unwrap()).unwrap(), *order);
+    // the archived order deserializes back to the original
+    let back: model::Order = rkyv::deserialize::<model::Order, rancor::Error>(
+        rkyv::access::<ArchivedOrder, rancor::Error>(&b.rk).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(back, model::Order::from(order));
+}
+
+/// A corrupted buffer (one byte of the email made invalid UTF-8): rkyv's
+/// validation and FlatBuffers' verifier catch it, the unchecked reads would not.
+fn corruption(r: &mut Results, b: &Buffers, order: &orders::Order) {
+    let email = order.customer.email.as_bytes();
+    let corrupt = |buf: &[u8]| {
+        let mut bad = buf.to_vec();
+        let at = bad.windows(email.len()).position(|w| w == email).unwrap();
+        bad[at] = 0xff;
+        bad
+    };
+    let mut bad = rkyv::util::AlignedVec::<16>::new();
+    bad.extend_from_slice(&corrupt(&b.rk));
+    let caught = rkyv::access::<ArchivedOrder, rancor::Error>(&bad).is_err();
+    r.set("corrupt_caught", u8::from(caught));
+    let caught_fb = flatbuffers::root::<fb::OrderFb>(&corrupt(&b.fbb)).is_err();
+    r.set("corrupt_caught_fb", u8::from(caught_fb));
+}
+
+/// The ten reads: results key, label in Vietnamese and in English, function
+/// (to count its allocations), in the order of the table and of the
+/// interleaved routines in [`read_table`].
+type Read = (&'static str, &'static str, &'static str, fn(&[u8]) -> i64);
+const READS: [Read; 10] = [
+    (
+        "unchecked",
+        "rkyv, access_unchecked",
+        "rkyv, access_unchecked",
+        rkyv_unchecked,
+    ),
+    (
+        "checked",
+        "rkyv, access (có kiểm tra)",
+        "rkyv, access (validated)",
+        rkyv_checked,
+    ),
+    (
+        "fb_unchecked",
+        "FlatBuffers, root_unchecked",
+        "FlatBuffers, root_unchecked",
+        fb_unchecked,
+    ),
+    (
+        "fb_checked",
+        "FlatBuffers, root (có kiểm tra)",
+        "FlatBuffers, root (verified)",
+        fb_checked,
+    ),
+    (
+        "capnp",
+        "Cap'n Proto, đọc (kiểm tra khi truy cập)",
+        "Cap'n Proto, read (checked on access)",
+        capnp_read,
+    ),
+    (
+        "capnp_vec",
+        "Cap'n Proto, read_message_from_flat_slice",
+        "Cap'n Proto, read_message_from_flat_slice",
+        capnp_read_vec,
+    ),
+    (
+        "capnp_walk",
+        "Cap'n Proto, duyệt cả thông điệp trước",
+        "Cap'n Proto, whole message walked first",
+        capnp_walked,
+    ),
+    (
+        "json_field",
+        "serde_json, struct một trường",
+        "serde_json, one-field struct",
+        json_one_field,
+    ),
+    (
+        "json",
+        "serde_json, cả Order",
+        "serde_json, whole Order",
+        json_owned,
+    ),
+    ("prost", "prost, cả Order", "prost, whole Order", prost_full),
+];
+
+/// The buffer each read of [`READS`] takes.
+fn buffer_of<'b>(b: &'b Buffers, key: &str) -> &'b [u8] {
+    match key {
+        "unchecked" | "checked" => &b.rk,
+        "fb_unchecked" | "fb_checked" => &b.fbb,
+        "json_field" | "json" => &b.js,
+        "prost" => &b.pb,
+        _ => b.cpb(),
+    }
+}
+
+/// The ten reads timed interleaved, with the allocations of one call each:
+/// `read.{key}` holds the buffer's size, the time and the allocations; the
+/// table of the article's results declared from them.
+fn read_table(r: &mut Results, b: &Buffers) {
+    let (rk, fbb, js, pb, cpb) = (&b.rk, &b.fbb, &b.js, &b.pb, b.cpb());
+    // each routine calls its read directly (a call through a pointer would
+    // cost a read of a few nanoseconds as much again)
+    let t = interleaved(vec![
+        routine(|| rkyv_unchecked(black_box(rk))),
+        routine(|| rkyv_checked(black_box(rk))),
+        routine(|| fb_unchecked(black_box(fbb))),
+        routine(|| fb_checked(black_box(fbb))),
+        routine(|| capnp_read(black_box(cpb))),
+        routine(|| capnp_read_vec(black_box(cpb))),
+        routine(|| capnp_walked(black_box(cpb))),
+        routine(|| json_one_field(black_box(js))),
+        routine(|| json_owned(black_box(js))),
+        routine(|| prost_full(black_box(pb))),
+    ]);
+    let mut table = Table::new([
+        Label::new("cách đọc", "method"),
+        Label::new("bộ đệm", "buffer"),
+        Label::new("thời gian mỗi lần đọc", "time per read"),
+        Label::new("số lần cấp phát", "allocations"),
+        Label::new("byte cấp phát", "bytes allocated"),
+    ])
+    .titled(Label::new(
+        "Đọc total_cents từ một đơn hàng lớn",
+        "Reading total_cents from a large order",
+    ));
+    for (&(key, vi, en, f), s) in READS.iter().zip(&t) {
+        let buf = buffer_of(b, key);
+        let (_, a) = harness::alloc::measure(|| f(buf));
+        let at = |field: &str| format!("read.{key}.{field}");
+        r.set(&at("bytes"), buf.len());
+        r.set(&at("read"), s);
+        r.set(&at("allocs"), a.calls());
+        r.set(&at("alloc_bytes"), a.bytes);
+        table.row([
+            harness::declare::Cell::Text(Label::new(vi, en)),
+            value_as(at("bytes"), "bytes"),
+            value(at("read")),
+            value_as(at("allocs"), "int"),
+            value_as(at("alloc_bytes"), "int"),
+        ]);
+    }
+    r.table(table);
+}
+
+/// The ratios the article reads, each declared from the two reads' times:
+/// (key, the slower read, the faster one).
+const RATIOS: [(&str, &str, &str); 20] = [
+    ("speedup.json_over_unchecked", "json", "unchecked"),
+    ("speedup.prost_over_unchecked", "prost", "unchecked"),
+    ("speedup.json_over_checked", "json", "checked"),
+    ("speedup.prost_over_checked", "prost", "checked"),
+    ("speedup.json_over_field", "json", "json_field"),
+    ("speedup.prost_over_fb_unchecked", "prost", "fb_unchecked"),
+    ("speedup.prost_over_fb_checked", "prost", "fb_checked"),
+    ("fb.vs_rkyv_unchecked", "fb_unchecked", "unchecked"),
+    ("fb.verify_cost", "fb_checked", "fb_unchecked"),
+    ("fb.checked_vs_rkyv_checked", "fb_checked", "checked"),
+    ("validation.cost", "checked", "unchecked"),
+    ("capnp.vs_rkyv_unchecked", "capnp", "unchecked"),
+    ("capnp.vs_fb_unchecked", "capnp", "fb_unchecked"),
+    ("capnp.rkyv_checked_over", "checked", "capnp"),
+    ("capnp.fb_checked_over", "fb_checked", "capnp"),
+    ("capnp.prost_over", "prost", "capnp"),
+    ("capnp.walk_cost", "capnp_walk", "capnp"),
+    ("capnp.walk_vs_rkyv_checked", "capnp_walk", "checked"),
+    ("capnp.fb_checked_over_walk", "fb_checked", "capnp_walk"),
+    ("capnp.prost_over_walk", "prost", "capnp_walk"),
+];
+
+fn ratios(r: &mut Results) {
+    for (key, a, b) in RATIOS {
+        r.ratio(key, &format!("read.{a}.read"), &format!("read.{b}.read"));
+    }
+    r.ratio(
+        "validation.ns_per_byte",
+        "read.checked.read",
+        "read.checked.bytes",
+    );
+    r.ratio(
+        "capnp.bytes_over_rkyv",
+        "read.capnp.bytes",
+        "read.unchecked.bytes",
+    );
+    r.ratio(
+        "capnp.bytes_over_prost",
+        "read.capnp.bytes",
+        "read.prost.bytes",
+    );
+}
+
+// ANCHOR: pairs
+/// Three comparisons that need a pair of their own, timed side by side
+/// (A B B A …) rather than among ten reads in rounds: the `Vec` that
+/// `read_message_from_flat_slice` allocates, opening a Cap'n Proto message
+/// against reading from a root in hand, and prost's decode against
+/// FlatBuffers' verified read.
+fn pairs(r: &mut Results, b: &Buffers) {
+    let (cpb, pb, fbb) = (b.cpb(), &b.pb, &b.fbb);
+    let cfg = || harness::Config::default().samples(1000);
+    let vec = harness::compare_with(
+        cfg(),
+        || capnp_read_vec(black_box(cpb)),
+        || capnp_read(black_box(cpb)),
+    );
+    r.set("capnp.vec", &vec); // a: with the Vec, b: without
+    let msg = cp::open(cpb, None).unwrap();
+    let root = msg.get_root::<order::Reader>().unwrap();
+    let held = harness::compare_with(
+        cfg(),
+        || capnp_read(black_box(cpb)),
+        || capnp_field(black_box(root)),
+    );
+    r.set("capnp.held", &held); // a: open and read, b: read from the root
+    let prost_fb = harness::compare_with(
+        cfg(),
+        || prost_full(black_box(pb)),
+        || fb_checked(black_box(fbb)),
+    );
+    r.set("fb.prost_pair", &prost_fb); // a: prost's decode, b: FlatBuffers' root
+}
+// ANCHOR_END: pairs
 
 #[derive(Serialize)]
 struct SweepPoint {
@@ -138,256 +414,27 @@ struct SweepPoint {
     capnp_walk: f64,
 }
 
-fn main() {
-    let mut r = Results::new();
-    let mut rng = harness::rng(11);
-    let order = orders::order_with_items(&mut rng, ITEMS);
-    let want = order.total_cents;
-    let rk = rkyv::to_bytes::<rancor::Error>(&model::Order::from(&order)).unwrap();
-    let js = serde_json::to_vec(&order).unwrap();
-    let pb = orders::pb::Order::from(&order).encode_to_vec();
-    let fbb = fb::build(&order);
-    let (cpw, segments) = cp::build(&order);
-    let cpb = capnp::Word::words_to_bytes(&cpw);
-    assert_eq!(fb_checked(&fbb), want);
-    assert_eq!(fb_unchecked(&fbb), want);
-    {
-        // the other fields came through too
-        let root = flatbuffers::root::<fb::OrderFb>(&fbb).unwrap();
-        let c: fb::CustomerFb = unsafe {
-            root.tab
-                .get::<flatbuffers::ForwardsUOffset<fb::CustomerFb>>(6, None)
-        }
-        .unwrap();
-        let email = unsafe { c.tab.get::<flatbuffers::ForwardsUOffset<&str>>(8, None) }.unwrap();
-        assert_eq!(email, order.customer.email);
-    }
-    for f in [rkyv_checked, rkyv_unchecked] {
-        assert_eq!(f(&rk), want);
-    }
-    for f in [json_owned, json_one_field] {
-        assert_eq!(f(&js), want);
-    }
-    assert_eq!(prost_full(&pb), want);
-    for f in [capnp_read, capnp_read_vec, capnp_walked] {
-        assert_eq!(f(cpb), want);
-    }
-    // every field of the Cap'n Proto message reads back as the original
-    let msg = cp::open(cpb, None).unwrap();
-    assert_eq!(cp::to_order(msg.get_root().unwrap()).unwrap(), order);
-    r.set("capnp.segments", segments);
-    // the archived order deserializes back to the original
-    let back: model::Order = rkyv::deserialize::<model::Order, rancor::Error>(
-        rkyv::access::<ArchivedOrder, rancor::Error>(&rk).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(back, model::Order::from(&order));
-
-    // a corrupted buffer: validation catches it, access_unchecked would not
-    let mut bad = rk.clone();
-    let email = order.customer.email.as_bytes();
-    let at = bad.windows(email.len()).position(|w| w == email).unwrap();
-    bad[at] = 0xff; // no longer valid UTF-8
-    let caught = rkyv::access::<ArchivedOrder, rancor::Error>(&bad).is_err();
-    r.set("corrupt_caught", u8::from(caught));
-    let mut bad_fb = fbb.clone();
-    let at = bad_fb
-        .windows(email.len())
-        .position(|w| w == email)
-        .unwrap();
-    bad_fb[at] = 0xff;
-    let caught_fb = flatbuffers::root::<fb::OrderFb>(&bad_fb).is_err();
-    r.set("corrupt_caught_fb", u8::from(caught_fb));
-
-    r.set("items", ITEMS);
-    let t = interleaved(vec![
-        routine(|| rkyv_unchecked(black_box(&rk))),
-        routine(|| rkyv_checked(black_box(&rk))),
-        routine(|| fb_unchecked(black_box(&fbb))),
-        routine(|| fb_checked(black_box(&fbb))),
-        routine(|| capnp_read(black_box(cpb))),
-        routine(|| capnp_read_vec(black_box(cpb))),
-        routine(|| capnp_walked(black_box(cpb))),
-        routine(|| json_one_field(black_box(&js))),
-        routine(|| json_owned(black_box(&js))),
-        routine(|| prost_full(black_box(&pb))),
-    ]);
-    let alloc = |f: fn(&[u8]) -> i64, b: &[u8]| harness::alloc::measure(|| f(b)).1;
-    // in the order of the routines above
-    let rows = vec![
-        (
-            "unchecked",
-            "rkyv, access_unchecked",
-            rk.len(),
-            alloc(rkyv_unchecked, &rk),
-        ),
-        (
-            "checked",
-            "rkyv, access (validated)",
-            rk.len(),
-            alloc(rkyv_checked, &rk),
-        ),
-        (
-            "fb_unchecked",
-            "FlatBuffers, root_unchecked",
-            fbb.len(),
-            alloc(fb_unchecked, &fbb),
-        ),
-        (
-            "fb_checked",
-            "FlatBuffers, root (verified)",
-            fbb.len(),
-            alloc(fb_checked, &fbb),
-        ),
-        (
-            "capnp",
-            "Cap'n Proto, read (checked on access)",
-            cpb.len(),
-            alloc(capnp_read, cpb),
-        ),
-        (
-            "capnp_vec",
-            "Cap'n Proto, read_message_from_flat_slice",
-            cpb.len(),
-            alloc(capnp_read_vec, cpb),
-        ),
-        (
-            "capnp_walk",
-            "Cap'n Proto, whole message walked first",
-            cpb.len(),
-            alloc(capnp_walked, cpb),
-        ),
-        (
-            "json_field",
-            "serde_json, one-field struct",
-            js.len(),
-            alloc(json_one_field, &js),
-        ),
-        (
-            "json",
-            "serde_json, whole Order",
-            js.len(),
-            alloc(json_owned, &js),
-        ),
-        (
-            "prost",
-            "prost, whole Order",
-            pb.len(),
-            alloc(prost_full, &pb),
-        ),
-    ];
-    assert_eq!(rows.len(), t.len());
-    let rows: Vec<Row> = rows
-        .into_iter()
-        .zip(t.iter())
-        .map(|((key, name, bytes, a), s)| Row {
-            key,
-            name,
-            bytes,
-            read: s.clone(),
-            allocs: a.calls(),
-            alloc_bytes: a.bytes,
-        })
-        .collect();
-    println!(
-        "FlatBuffers schema (implemented by hand, see fb.rs):{}",
-        fb::SCHEMA.trim_end()
-    );
-    println!(
-        "Cap'n Proto schema: schema/order.capnp (generated code: src/order_capnp.rs, {segments} segment)"
-    );
-    println!();
-    println!("Reading total_cents from one order with {ITEMS} line items");
-    println!();
-    let mut tb = fmt::Table::new([
-        "method",
-        "buffer",
-        "time per read",
-        "allocations",
-        "bytes allocated",
-    ]);
-    for row in &rows {
-        tb.row([
-            row.name.to_string(),
-            fmt::bytes(row.bytes as f64),
-            fmt::duration(row.read.median),
-            row.allocs.to_string(),
-            row.alloc_bytes.to_string(),
-        ]);
-        r.set(&format!("read.{}", row.key), row);
-    }
-    print!("{tb}");
-    let m = |key: &str| &rows.iter().find(|row| row.key == key).unwrap().read;
-    let ratio = |a: &str, b: &str| Ratio::of(m(a), m(b));
-    r.set("speedup.json_over_unchecked", ratio("json", "unchecked"));
-    r.set("speedup.prost_over_unchecked", ratio("prost", "unchecked"));
-    r.set("speedup.json_over_checked", ratio("json", "checked"));
-    r.set("speedup.prost_over_checked", ratio("prost", "checked"));
-    r.set("speedup.json_over_field", ratio("json", "json_field"));
-    r.set(
-        "speedup.prost_over_fb_unchecked",
-        ratio("prost", "fb_unchecked"),
-    );
-    r.set(
-        "speedup.prost_over_fb_checked",
-        ratio("prost", "fb_checked"),
-    );
-    r.set("fb.vs_rkyv_unchecked", ratio("fb_unchecked", "unchecked"));
-    r.set("fb.verify_cost", ratio("fb_checked", "fb_unchecked"));
-    r.set("fb.checked_vs_rkyv_checked", ratio("fb_checked", "checked"));
-    r.set("validation.cost", ratio("checked", "unchecked"));
-    r.set(
-        "validation.ns_per_byte",
-        m("checked").median / rk.len() as f64,
-    );
-    r.set("capnp.vs_rkyv_unchecked", ratio("capnp", "unchecked"));
-    r.set("capnp.vs_fb_unchecked", ratio("capnp", "fb_unchecked"));
-    r.set("capnp.rkyv_checked_over", ratio("checked", "capnp"));
-    r.set("capnp.fb_checked_over", ratio("fb_checked", "capnp"));
-    r.set("capnp.prost_over", ratio("prost", "capnp"));
-    r.set("capnp.json_over", ratio("json", "capnp"));
-    r.set("capnp.vec_cost", ratio("capnp_vec", "capnp"));
-    r.set("capnp.walk_cost", ratio("capnp_walk", "capnp"));
-    r.set("capnp.walk_vs_rkyv_checked", ratio("capnp_walk", "checked"));
-    r.set(
-        "capnp.fb_checked_over_walk",
-        ratio("fb_checked", "capnp_walk"),
-    );
-    r.set("capnp.prost_over_walk", ratio("prost", "capnp_walk"));
-    r.set("capnp.bytes_over_rkyv", cpb.len() as f64 / rk.len() as f64);
-    r.set("capnp.bytes_over_prost", cpb.len() as f64 / pb.len() as f64);
-    r.set("rows", &rows);
-
-    // Cap'n Proto, opened once: further reads from the root in hand
-    let msg = cp::open(cpb, None).unwrap();
-    let root = msg.get_root::<order::Reader>().unwrap();
-    let h = interleaved(vec![
-        routine(|| capnp_read(black_box(cpb))),
-        routine(|| capnp_field(black_box(root))),
-    ]);
-    r.set("capnp.held.read", &h[1]);
-    r.set("capnp.held.speedup", Ratio::of(&h[0], &h[1]));
-
-    // --- how validation and full decoding grow with the record ---------------------
-    let mut sweep = Vec::new();
+/// How validation and full decoding grow with the record: the same reads on
+/// orders of `SWEEP` line items, and each read's growth from the smallest
+/// order to the largest, declared from the two ends.
+fn sweep(r: &mut Results) {
+    r.input("sweep_items", SWEEP);
+    let mut points = Vec::new();
     for &n in &SWEEP {
         let o = orders::order_with_items(&mut harness::rng(100 + n as u64), n);
-        let b = rkyv::to_bytes::<rancor::Error>(&model::Order::from(&o)).unwrap();
-        let p = orders::pb::Order::from(&o).encode_to_vec();
-        let f = fb::build(&o);
-        let (c, _) = cp::build(&o);
-        let c = capnp::Word::words_to_bytes(&c);
+        let (b, _) = Buffers::new(&o);
+        let (rk, p, f, c) = (&b.rk, &b.pb, &b.fbb, b.cpb());
         let s = interleaved(vec![
-            routine(|| rkyv_checked(black_box(&b))),
-            routine(|| rkyv_unchecked(black_box(&b))),
-            routine(|| prost_full(black_box(&p))),
-            routine(|| fb_checked(black_box(&f))),
+            routine(|| rkyv_checked(black_box(rk))),
+            routine(|| rkyv_unchecked(black_box(rk))),
+            routine(|| prost_full(black_box(p))),
+            routine(|| fb_checked(black_box(f))),
             routine(|| capnp_read(black_box(c))),
             routine(|| capnp_walked(black_box(c))),
         ]);
-        sweep.push(SweepPoint {
+        points.push(SweepPoint {
             items: n,
-            bytes: b.len(),
+            bytes: rk.len(),
             checked: s[0].median,
             unchecked: s[1].median,
             prost: s[2].median,
@@ -396,49 +443,38 @@ fn main() {
             capnp_walk: s[5].median,
         });
     }
-    println!();
-    println!("As the order grows");
-    println!();
-    let mut tb = fmt::Table::new([
-        "items",
-        "rkyv bytes",
-        "access",
-        "access_unchecked",
-        "FlatBuffers root",
-        "Cap'n Proto read",
-        "Cap'n Proto walk",
-        "prost decode",
-    ]);
-    for p in &sweep {
-        tb.row([
-            p.items.to_string(),
-            p.bytes.to_string(),
-            fmt::duration(p.checked),
-            fmt::duration(p.unchecked),
-            fmt::duration(p.fb_checked),
-            fmt::duration(p.capnp),
-            fmt::duration(p.capnp_walk),
-            fmt::duration(p.prost),
-        ]);
+    r.set("sweep_ends.first", &points[0]);
+    r.set("sweep_ends.last", points.last().unwrap());
+    r.set("sweep", &points);
+    for k in [
+        "checked",
+        "unchecked",
+        "prost",
+        "fb_checked",
+        "capnp",
+        "capnp_walk",
+    ] {
+        r.ratio(
+            &format!("sweep_growth.{k}"),
+            &format!("sweep_ends.last.{k}"),
+            &format!("sweep_ends.first.{k}"),
+        );
     }
-    print!("{tb}");
-    let first = &sweep[0];
-    let last = sweep.last().unwrap();
-    r.set("sweep_growth.checked", last.checked / first.checked);
-    r.set("sweep_growth.unchecked", last.unchecked / first.unchecked);
-    r.set("sweep_growth.prost", last.prost / first.prost);
-    r.set(
-        "sweep_growth.fb_checked",
-        last.fb_checked / first.fb_checked,
-    );
-    r.set("sweep_growth.capnp", last.capnp / first.capnp);
-    r.set(
-        "sweep_growth.capnp_walk",
-        last.capnp_walk / first.capnp_walk,
-    );
-    r.set("sweep", &sweep);
-    println!();
-    println!("validation catches a corrupted buffer: rkyv {caught}, FlatBuffers {caught_fb}");
-    cp_checks::run(cpb, &order.customer.email, want, &mut r);
+}
+
+fn main() {
+    let mut r = Results::new();
+    let mut rng = harness::rng(11);
+    let order = orders::order_with_items(&mut rng, ITEMS);
+    r.input("items", ITEMS);
+    let (b, segments) = Buffers::new(&order);
+    check_reads(&b, &order);
+    r.set("capnp.segments", segments);
+    corruption(&mut r, &b, &order);
+    read_table(&mut r, &b);
+    ratios(&mut r);
+    pairs(&mut r, &b);
+    sweep(&mut r);
+    cp_checks::run(b.cpb(), &order.customer.email, order.total_cents, &mut r);
     r.write();
 }
