@@ -63,7 +63,11 @@ impl Results {
         let mut parts = key.split('.');
         let mut v = self.root.get(parts.next()?)?;
         for p in parts {
-            v = v.as_object()?.get(p)?;
+            // An array's elements by index: `sweep.3.bytes`.
+            v = match v {
+                Value::Array(items) => items.get(p.parse::<usize>().ok()?)?,
+                _ => v.as_object()?.get(p)?,
+            };
         }
         Some(v)
     }
@@ -570,6 +574,19 @@ mod tests {
             r.get("x.cmp.ratio.derived").unwrap(),
             &serde_json::json!({"op": "ratio", "of": ["x.cmp.a", "x.cmp.b"]})
         );
+    }
+
+    #[test]
+    fn get_follows_array_indices() {
+        let mut r = Results::new();
+        r.set("sweep", serde_json::json!([{"bytes": 1}, {"bytes": 2}]));
+        assert_eq!(r.get("sweep.1.bytes").unwrap(), 2);
+        assert!(r.get("sweep.2.bytes").is_none());
+        assert!(r.get("sweep.x").is_none());
+        r.set("a", 1);
+        r.set("b", 2);
+        r.ratio("sweep_ratio", "sweep.1.bytes", "sweep.0.bytes");
+        assert_eq!(r.get("sweep_ratio.value").unwrap(), 2.0);
     }
 
     #[test]
