@@ -3,6 +3,8 @@
 //! `currentColor`, so a diagram reads in both colour schemes; its ids are made unique on the
 //! page; and it carries a text alternative (its messages or edges) for screen readers.
 
+mod depth;
+
 use std::fmt::Write;
 
 use mermaid_svg::ast::{Diagram, FlowchartDiagram, SequenceDiagram, SequenceItem};
@@ -48,6 +50,17 @@ const COLOURS: [(&str, &str); 7] = [
 
 /// The inline SVG of a Mermaid diagram.
 pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<String, DiagramError> {
+    // The renderer recurses as deep as the diagram nests: past the bound, its stack would
+    // overflow and abort the process.
+    if let Err(line) = depth::check(source, depth::MAX_DEPTH) {
+        return Err(DiagramError {
+            line: Some(line),
+            message: format!(
+                "it nests more than {} levels deep here (blocks such as loop…end and subgraph…end, braces, indented lines each add a level): split it into smaller diagrams, or nest less",
+                depth::MAX_DEPTH
+            ),
+        });
+    }
     let diagram = mermaid_svg::parse(source).map_err(parse_error)?;
     let svg = mermaid_svg::render_diagram(&diagram).map_err(|e| DiagramError {
         line: None,

@@ -2,9 +2,13 @@
 //! time, so a page shows formulas with no script and no web font; a formula the converter
 //! cannot read is an error that names its line and column inside the formula.
 
+mod depth;
+
 use std::sync::LazyLock;
 
 use math_core::{LatexToMathML, MathCoreConfig, MathDisplay};
+
+pub use depth::MAX_DEPTH;
 
 /// How a formula sits in the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +29,8 @@ pub struct MathError {
     /// The column within that line, in characters, from 1.
     pub column: usize,
     pub message: String,
+    /// What to do, when it is not "fix the LaTeX".
+    pub hint: Option<String>,
 }
 
 impl std::fmt::Display for MathError {
@@ -45,6 +51,21 @@ pub fn to_mathml(latex: &str, display: Display) -> Result<String, MathError> {
         Display::Inline => MathDisplay::Inline,
         Display::Block => MathDisplay::Block,
     };
+    // math-core recurses as deep as the formula nests: past the bound, the stack would overflow.
+    if let Err(offset) = depth::check(latex, MAX_DEPTH) {
+        let (line, column) = line_column(latex, offset);
+        return Err(MathError {
+            offset,
+            line,
+            column,
+            message: format!(
+                "it nests more than {MAX_DEPTH} levels deep here (braces, \\left…\\right, environments, and the arguments of commands such as \\frac, \\sqrt, ^ and _ each add a level)"
+            ),
+            hint: Some(format!(
+                "write it with less nesting, or as several formulas: measured draws at most {MAX_DEPTH} levels, beyond which the converter would exhaust its stack"
+            )),
+        });
+    }
     CONVERTER
         .convert_with_local_state(latex, mode)
         .map(|converted| converted.mathml)
@@ -55,6 +76,7 @@ pub fn to_mathml(latex: &str, display: Display) -> Result<String, MathError> {
                 line,
                 column,
                 message: e.error_message(),
+                hint: None,
             }
         })
 }
