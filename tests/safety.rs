@@ -390,8 +390,9 @@ fn measured_builtin(name: &str) -> String {
 // place or gave no advice.
 #[path = "safety/bounds.rs"]
 mod bounds;
+#[path = "safety/messages.rs"]
+mod messages;
 
-#[allow(dead_code, reason = "the next commits' tests use it")]
 /// The first diagnostic of a failed build, as (file, line, message, hint).
 fn first_error(site: &TestSite) -> (String, Option<usize>, String, String) {
     let Err(diags) = site.build() else {

@@ -3,7 +3,7 @@
 //! print without end, and `results import` of what is not a file.
 
 use super::common::TestSite;
-use super::errors;
+use super::{errors, first_error};
 
 #[test]
 fn formulas_and_diagrams_nested_thousands_deep_are_errors_at_their_line_not_crashes() {
@@ -64,4 +64,43 @@ fn formulas_and_diagrams_nested_thousands_deep_are_errors_at_their_line_not_cras
         e.contains("split it into smaller diagrams, or nest less"),
         "{e}"
     );
+}
+
+#[test]
+fn deeply_nested_or_huge_front_matter_is_refused_at_once_at_its_line() {
+    for (n, line, message) in [
+        (
+            20_000,
+            4,
+            "front matter: the front matter nests lists and maps more than 16 levels deep here",
+        ),
+        (
+            100_000,
+            2,
+            "front matter: the front matter has 200033 bytes; measured reads at most 64 KB of it",
+        ),
+    ] {
+        let site = TestSite::new();
+        site.article(
+            "a",
+            "vi",
+            &format!(
+                "title: A\ndate: 2026-01-02\ntags: {}{}",
+                "[".repeat(n),
+                "]".repeat(n)
+            ),
+            "x\n",
+        );
+        let started = std::time::Instant::now();
+        let (file, at, got, hint) = first_error(&site);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(
+            (file.as_str(), at, got.as_str()),
+            ("content/a/index.vi.md", Some(line), message)
+        );
+        assert!(
+            hint.contains("write lists flat, e.g. `tags: [a, b]`"),
+            "{hint}"
+        );
+    }
 }
