@@ -7,6 +7,7 @@ pub mod history;
 pub mod machine;
 pub mod machines;
 pub mod measure_file;
+pub mod process;
 pub mod remote;
 pub mod results_file;
 pub mod runner;

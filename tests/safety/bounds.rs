@@ -2,7 +2,7 @@
 //! deep, front matter nested or huge, experiments that leave daemons holding their output or
 //! print without end, and `results import` of what is not a file.
 
-use super::common::TestSite;
+use super::common::{self, TestSite};
 use super::{errors, first_error};
 
 #[test]
@@ -103,4 +103,114 @@ fn deeply_nested_or_huge_front_matter_is_refused_at_once_at_its_line() {
             "{hint}"
         );
     }
+}
+
+/// The command lines of running processes that are `sleep <marker>`.
+fn sleeping(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|p| std::fs::read(p.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.trim() == format!("sleep {marker}"))
+        .collect()
+}
+
+/// A `sleep` duration no other test uses (seconds: `whole.nanos`), starting with `whole`.
+pub(super) fn marker(whole: u32) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{whole}.{nanos:09}")
+}
+
+/// An experiment that starts `setsid sleep <marker>`, which inherits its stdout and stderr,
+/// and ends at once with its results written.
+pub(super) fn daemon_experiment(marker: &str) -> String {
+    format!(
+        r##"fn main() {{
+    std::process::Command::new("setsid").args(["sleep", "{marker}"]).spawn().unwrap();
+    println!("started");
+    std::fs::write(std::env::var("MEASURED_RESULTS").unwrap(), r#"{{"n": 1}}"#).unwrap();
+}}
+"##
+    )
+}
+
+pub(super) fn site_using(name: &str, main: &str, timeout_secs: u32) -> TestSite {
+    let site = common::fixtures::site_with(&[(name, main.to_string())]);
+    site.write(
+        "site.toml",
+        &site.read("site.toml").replace(
+            "timeout_secs = 20",
+            &format!("timeout_secs = {timeout_secs}"),
+        ),
+    );
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-02",
+        &format!("Giá trị {{{{ {name}.n }}}}.\n"),
+    );
+    site
+}
+
+#[test]
+fn a_child_holding_stdout_holds_a_run_past_neither_its_end_nor_its_timeout() {
+    let m = marker(60);
+    let site = site_using("daemon", &daemon_experiment(&m), 5);
+    let started = std::time::Instant::now();
+    let built = site.build().unwrap_or_else(|d| panic!("{d}"));
+    let took = started.elapsed();
+    assert_eq!(built.experiments_ran, ["daemon"]);
+    // Compiling takes a few seconds; the daemon would hold the run for 60.
+    assert!(took < std::time::Duration::from_secs(30), "{took:?}");
+}
+
+#[test]
+fn a_setsid_daemon_an_experiment_starts_is_killed_when_the_run_ends() {
+    let m = marker(61);
+    let site = site_using("daemon", &daemon_experiment(&m), 20);
+    site.build().unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(sleeping(&m), Vec::<String>::new());
+}
+
+#[test]
+fn three_hundred_megabytes_of_output_are_an_error_and_nothing_of_them_is_kept() {
+    let main = r##"fn main() {
+    use std::io::Write;
+    let chunk = vec![b'x'; 1 << 20];
+    let mut out = std::io::stdout().lock();
+    for _ in 0..300 { out.write_all(&chunk).unwrap(); }
+    std::fs::write(std::env::var("MEASURED_RESULTS").unwrap(), r#"{"n": 1}"#).unwrap();
+}
+"##;
+    let site = site_using("loud", main, 60);
+    let e = site.build_err();
+    assert!(
+        e.contains("experiment `loud` failed: printed 300.0 MB on stdout, and an experiment's output, shown on its page and kept with its results, may have at most 256 KB: print a summary, and write bulk data to a file of its own"),
+        "{e}"
+    );
+    let kept: u64 = walkdir::WalkDir::new(site.path(".measured"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.metadata().ok())
+        .filter(std::fs::Metadata::is_file)
+        .map(|m| m.len())
+        .sum();
+    assert!(kept < 1 << 20, "{kept} bytes kept in .measured/");
+}
+
+#[test]
+fn a_results_file_past_its_limit_is_an_error_with_its_size() {
+    let main = r#"fn main() {
+    let big = format!("{{\"n\": 1, \"pad\": \"{}\"}}", "x".repeat(5 << 20));
+    std::fs::write(std::env::var("MEASURED_RESULTS").unwrap(), big).unwrap();
+}
+"#;
+    let site = site_using("fat", main, 60);
+    let e = site.build_err();
+    assert!(
+        e.contains("experiment `fat` failed: wrote 5.0 MB to MEASURED_RESULTS, and a results file may have at most 4.0 MB"),
+        "{e}"
+    );
 }
