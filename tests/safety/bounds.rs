@@ -214,3 +214,46 @@ fn a_results_file_past_its_limit_is_an_error_with_its_size() {
         "{e}"
     );
 }
+
+/// Runs `measured` in `site` with `args`, failing the test (not hanging it) past 20 s.
+fn cli_within(site: &TestSite, args: &[&str]) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_measured"))
+        .args(args)
+        .current_dir(site.root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run measured");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("measured {args:?} still runs after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn results_import_reads_only_regular_files_and_never_past_its_limit() {
+    let site = common::fixtures::frozen_site(serde_json::json!({"n": 1}));
+    let fifo = site.path("results.fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    for (file, kind) in [
+        (
+            fifo.display().to_string(),
+            "a pipe (a FIFO, or a shell's process substitution)",
+        ),
+        ("/dev/zero".to_string(), "a device"),
+    ] {
+        let out = cli_within(&site, &["results", "import", &file]);
+        assert!(!out.status.success());
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            e.contains(&format!("{file}: error: not a regular file (it is {kind}): a results file is read from a file")),
+            "{e}"
+        );
+        assert!(e.contains("help: save the results in a file first"), "{e}");
+    }
+}
