@@ -3,6 +3,7 @@
 //! `currentColor`, so a diagram reads in both colour schemes; its ids are made unique on the
 //! page; and it carries a text alternative (its messages or edges) for screen readers.
 
+mod cycles;
 mod depth;
 
 use std::fmt::Write;
@@ -62,6 +63,9 @@ pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<String, Diagra
         });
     }
     let diagram = mermaid_svg::parse(source).map_err(parse_error)?;
+    if let Diagram::State(d) = &diagram {
+        cycles::check(d, source)?;
+    }
     let svg = mermaid_svg::render_diagram(&diagram).map_err(|e| DiagramError {
         line: None,
         message: e.to_string(),

@@ -1,8 +1,10 @@
-//! How deep a formula nests, bounded from above before it reaches the converter: math-core
-//! parses and writes MathML by recursion, so a formula nested thousands of levels deep
-//! (`\sqrt{` × 3000, 12 KB) would overflow its thread's stack and abort the whole process,
-//! `serve` included. Separate from [`super`] because it reads LaTeX on its own, token by token,
-//! with what it needs of math-core's grammar to never count less than math-core recurses.
+//! How a formula nests, read before it reaches the converter: math-core parses and writes
+//! MathML by recursion, so a formula nested thousands of levels deep (`\sqrt{` × 3000, 12 KB)
+//! would overflow its thread's stack and abort the whole process, `serve` included; and its
+//! writer panics (in a debug build; drops the cell in release) on a table's `&` or `\\` that
+//! is not between two cells, or a script right after one. Separate from [`super`] because it
+//! reads LaTeX on its own, token by token, with what it needs of math-core's grammar to never
+//! count less than math-core recurses.
 
 /// The deepest nesting a formula may have, in levels as [`deepest`] counts them. math-core
 /// takes about 21 KB of stack a level in a debug build (a 2 MB thread, rayon's and the test
@@ -25,12 +27,32 @@ enum Opened {
     Env,
     /// A switch (`\displaystyle`, `\color{red}`): the rest of the group, parsed as one level.
     Switch,
+    /// `{…}` right after a text command (`\text{R&D}`): text, where `&` is a character.
+    Text,
+}
+
+/// What cannot stand where it is in a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misplaced {
+    /// A `&` or `\\` inside a group, an argument or a switch of a cell, not between two cells.
+    Separator(&'static str),
+    /// A `^`, `_` or `'` right after a `&` or `\\`, with nothing to go on.
+    Script,
+}
+
+/// Why a formula cannot be given to the converter, and the byte offset where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    TooDeep(usize),
+    Misplaced(usize, Misplaced),
 }
 
 /// One open level and the commands inside it still waiting for arguments (how many each).
 struct Frame {
     opened: Opened,
     pending: Vec<u8>,
+    /// Whether an infix fraction (`a \over b`) took the level, which math-core reads whole.
+    infix: bool,
 }
 
 /// The nesting as tokens arrive.
@@ -42,6 +64,9 @@ struct Nesting {
     /// Where the depth first went past the limit.
     beyond: Option<usize>,
     limit: usize,
+    misplaced: Option<(usize, Misplaced)>,
+    /// Whether the last token was a `&` or `\\` between two cells.
+    after_separator: bool,
 }
 
 impl Nesting {
@@ -58,6 +83,7 @@ impl Nesting {
         self.frames.push(Frame {
             opened,
             pending: Vec::new(),
+            infix: false,
         });
         self.depth += 1;
         self.note(at);
@@ -88,10 +114,31 @@ impl Nesting {
         }
     }
 
+    /// A `&` or `\\` at `at`: between two cells of the innermost table only when nothing of a
+    /// cell is open around it (text aside, where `&` is a character).
+    fn separator(&mut self, which: &'static str, at: usize) {
+        let Some(table) = self.frames.iter().rposition(|f| f.opened == Opened::Env) else {
+            return;
+        };
+        let inside = &self.frames[table + 1..];
+        if inside.iter().any(|f| f.opened == Opened::Text) {
+            return;
+        }
+        let cell = &self.frames[table];
+        if !inside.is_empty() || !cell.pending.is_empty() || cell.infix {
+            self.misplaced
+                .get_or_insert((at, Misplaced::Separator(which)));
+        } else {
+            self.after_separator = true;
+        }
+    }
+
     /// Closes the innermost level `opened` opened, and the switches inside it; `false` if none
     /// is open (math-core reports the stray closer).
     fn close(&mut self, opened: Opened) -> bool {
-        let Some(i) = self.frames.iter().rposition(|f| f.opened == opened) else {
+        let closes =
+            |f: &Frame| f.opened == opened || (opened == Opened::Group && f.opened == Opened::Text);
+        let Some(i) = self.frames.iter().rposition(closes) else {
             return false;
         };
         for frame in self.frames.drain(i..) {
@@ -100,6 +147,11 @@ impl Nesting {
         true
     }
 }
+
+/// Commands whose `{…}` argument is text.
+const TEXT: [&str; 9] = [
+    "text", "textbf", "textit", "textrm", "textsf", "texttt", "textsc", "emph", "underbar",
+];
 
 /// How many arguments a command takes for the count: the ones with more than one, and one for
 /// every other (a symbol such as `\alpha` counted as waiting overcounts, never under).
@@ -113,9 +165,15 @@ fn arity(name: &str) -> u8 {
     }
 }
 
-/// `Err` with the byte offset where `latex` first nests deeper than `limit`.
-pub fn check(latex: &str, limit: usize) -> Result<(), usize> {
-    walk(latex, limit).beyond.map_or(Ok(()), Err)
+/// What of `latex` math-core cannot be given: nesting deeper than `limit`, or a misplaced
+/// separator or script; the first found.
+pub fn check(latex: &str, limit: usize) -> Result<(), Problem> {
+    let n = walk(latex, limit);
+    match (n.beyond, n.misplaced) {
+        (Some(at), _) => Err(Problem::TooDeep(at)),
+        (None, Some((at, what))) => Err(Problem::Misplaced(at, what)),
+        (None, None) => Ok(()),
+    }
 }
 
 /// The deepest nesting of `latex` and the byte offset where it is reached.
@@ -131,26 +189,48 @@ fn walk(latex: &str, limit: usize) -> Nesting {
         deepest: (0, 0),
         beyond: None,
         limit,
+        misplaced: None,
+        after_separator: false,
     };
     n.open(Opened::Root, 0);
     let bytes = latex.as_bytes();
     let mut i = 0;
-    // Whether the last token was a command that takes arguments (so `[` opens an option).
-    let mut after_command = false;
+    // The last command if it takes arguments (so `[` opens an option, `{` text after `\text`).
+    let mut after_command: Option<&str> = None;
     while i < bytes.len() {
         let at = i;
-        let was_command = std::mem::take(&mut after_command);
-        match bytes[i] {
+        let was_command = after_command.take();
+        let b = bytes[i];
+        if !b.is_ascii_whitespace() {
+            let after_separator = std::mem::take(&mut n.after_separator);
+            if after_separator && matches!(b, b'^' | b'_' | b'\'') {
+                n.misplaced.get_or_insert((at, Misplaced::Script));
+            }
+        }
+        match b {
+            b'\\' if bytes.get(i + 1) == Some(&b'\\') => {
+                n.separator("\\\\", at);
+                n.atom();
+                i += 2;
+            }
             b'\\' => {
                 let (name, end) = command_at(latex, i);
                 i = end;
                 match name {
-                    Some(name) => after_command = command(&mut n, name, latex, &mut i, at),
+                    Some(name) if command(&mut n, name, latex, &mut i, at) => {
+                        after_command = Some(name);
+                    }
+                    Some(_) => {}
                     None => n.atom(),
                 }
             }
+            b'&' => {
+                n.separator("&", at);
+                i += 1;
+            }
             b'{' => {
-                n.open(Opened::Group, at);
+                let text = was_command.is_some_and(|c| TEXT.contains(&c));
+                n.open(if text { Opened::Text } else { Opened::Group }, at);
                 i += 1;
             }
             b'}' => {
@@ -159,7 +239,7 @@ fn walk(latex: &str, limit: usize) -> Nesting {
                 }
                 i += 1;
             }
-            b'[' if was_command => {
+            b'[' if was_command.is_some() => {
                 n.open(Opened::Bracket, at);
                 i += 1;
             }
@@ -180,7 +260,7 @@ fn walk(latex: &str, limit: usize) -> Nesting {
                 i += char_len(latex, i);
             }
         }
-        if n.beyond.is_some() {
+        if n.beyond.is_some() || n.misplaced.is_some() {
             break;
         }
     }
@@ -216,6 +296,12 @@ fn command(n: &mut Nesting, name: &str, latex: &str, i: &mut usize, at: usize) -
         }
         "displaystyle" | "textstyle" | "scriptstyle" | "scriptscriptstyle" | "color" => {
             n.open(Opened::Switch, at);
+        }
+        // Infix fractions: math-core reads the rest of the level as the denominator.
+        "over" | "atop" | "choose" | "brace" | "brack" => {
+            if let Some(f) = n.frames.last_mut() {
+                f.infix = true;
+            }
         }
         _ => {
             n.wait(arity(name), at);
@@ -329,7 +415,7 @@ mod tests {
         let latex = "a + {{{b}}} + c";
         assert_eq!(deepest(latex), (4, 6));
         assert_eq!(check(latex, 4), Ok(()));
-        assert_eq!(check(latex, 2), Err(5));
+        assert_eq!(check(latex, 2), Err(Problem::TooDeep(5)));
     }
 
     #[test]
