@@ -191,8 +191,7 @@ pub fn load_deferring(config: &SiteConfig, memo: &DocMemo) -> Result<Loaded, Dia
 
 /// Reads and validates one article file.
 pub fn load_doc(path: &Path, dir: String, lang: Lang) -> Result<SourceDoc, Diagnostics> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| crate::diag::io_error(path, "read the article", &e))?;
+    let text = crate::diag::read_text(path, "the article")?;
     parse_doc(path, dir, lang, &text)
 }
 

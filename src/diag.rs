@@ -188,6 +188,33 @@ pub fn io_error(path: &Path, what: &str, err: &std::io::Error) -> Diagnostic {
     Diagnostic::new(Place::file(path), format!("cannot {what}: {err}"))
 }
 
+/// The text of the file at `path` (`what` it is, for messages: "the article"); a file that is
+/// not UTF-8 is an error at the line and column of its first byte that is not.
+pub fn read_text(path: &Path, what: &str) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| io_error(path, &format!("read {what}"), &e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        // The text before the bad byte is valid: count its lines and characters.
+        let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        let (line, col) = line_col(before, at);
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line_end = bytes[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| at + i);
+        Diagnostic::new(
+            Place::at(path, line, col),
+            format!(
+                "{what} is not UTF-8 text: the byte 0x{:02X} here is not part of a UTF-8 character",
+                bytes[at]
+            ),
+        )
+        .with_snippet(String::from_utf8_lossy(&bytes[line_start..line_end]).into_owned())
+        .with_hint("save the file as UTF-8 (in most editors: Save with Encoding → UTF-8); measured reads no other encoding")
+    })
+}
+
 /// The closest of `candidates` to `name` (Levenshtein distance at most a third of its length).
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let max = (name.chars().count() / 3).max(2);

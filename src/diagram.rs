@@ -4,6 +4,8 @@
 //! page; and it carries a text alternative (its messages or edges) for screen readers.
 
 mod clicks;
+mod cycles;
+mod depth;
 
 use std::fmt::Write;
 
@@ -61,7 +63,22 @@ pub struct Drawn {
 
 /// The inline SVG of a Mermaid diagram, with the links it draws.
 pub fn mermaid(source: &str, opts: &DiagramOptions<'_>) -> Result<Drawn, DiagramError> {
+    // The renderer recurses as deep as the diagram nests: past the bound, its stack would
+    // overflow and abort the process.
+    if let Err(line) = depth::check(source, depth::MAX_DEPTH) {
+        return Err(DiagramError {
+            line: Some(line),
+            message: format!(
+                "it nests more than {} levels deep here (blocks such as loop…end and subgraph…end, braces, indented lines each add a level)",
+                depth::MAX_DEPTH
+            ),
+            hint: Some("split it into smaller diagrams, or nest less"),
+        });
+    }
     let diagram = mermaid_svg::parse(source).map_err(parse_error)?;
+    if let Diagram::State(d) = &diagram {
+        cycles::check(d, source)?;
+    }
     let svg = mermaid_svg::render_diagram(&diagram).map_err(|e| DiagramError {
         line: None,
         message: e.to_string(),

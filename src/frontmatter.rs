@@ -7,6 +7,7 @@
 pub mod claims;
 pub mod foreign;
 mod keys;
+mod limits;
 mod moment;
 mod node;
 mod toml_text;
@@ -62,6 +63,7 @@ pub struct RawPageFrontMatter {
 
 /// Parses the YAML of a split standalone page; errors point into the file.
 pub fn parse_page(path: &Path, split: &Split<'_>) -> Result<RawPageFrontMatter, Diagnostic> {
+    check_limits(path, split)?;
     match split.format {
         Format::Yaml => serde_yaml::from_str(split.text).map_err(|e| yaml_error(path, split, &e)),
         Format::Toml => toml::from_str(split.text).map_err(|e| {
@@ -166,6 +168,7 @@ pub fn parse(path: &Path, split: &Split<'_>) -> Result<RawFrontMatter, Diagnosti
         .with_hint("give at least `title:` and `date: YYYY-MM-DD`")
         .into());
     }
+    check_limits(path, split)?;
     let tree = match split.format {
         Format::Yaml => {
             serde_yaml::from_str(split.text).map_err(|e| yaml_error(path, split, &e))?
@@ -220,6 +223,17 @@ pub fn parse(path: &Path, split: &Split<'_>) -> Result<RawFrontMatter, Diagnosti
     Ok(RawFrontMatter {
         claims: checked.claims,
         ..raw
+    })
+}
+
+/// The front matter's size and nesting within [`limits`], checked before a parser reads it.
+fn check_limits(path: &Path, split: &Split<'_>) -> Result<(), Diagnostic> {
+    limits::check(split.text).map_err(|(at, message)| {
+        let place = Place::of_offset(path, split.text, at, split.text_line);
+        let line = place.line.unwrap_or(split.text_line) + 1 - split.text_line;
+        Diagnostic::new(place, format!("front matter: {message}"))
+            .with_line_of(split.text, line)
+            .with_hint("front matter is a few `key: value` lines (title, date, tags, claims…): write lists flat, e.g. `tags: [a, b]`, and keep long text in the body")
     })
 }
 
@@ -286,6 +300,21 @@ fn yaml_error(path: &Path, split: &Split<'_>, e: &serde_yaml::Error) -> Diagnost
         (None, Some(loc)) => (message, loc.line(), loc.column()),
         (None, None) => (message, 1, 1),
     };
+    // Anchors and aliases that multiply (billion laughs): serde_yaml stops, with no place.
+    let (message, line, col, hint) = if full.starts_with("repetition limit exceeded") {
+        let alias = split
+            .text
+            .lines()
+            .position(|l| l.contains(" *") || l.contains("[*") || l.contains(",*"));
+        (
+            "YAML aliases (`*name`) repeat what they name too many times".to_string(),
+            alias.map_or(1, |i| i + 1),
+            1,
+            "write the values out: front matter needs no anchors (`&name`) or aliases (`*name`)",
+        )
+    } else {
+        (message, line, col, YAML_HINT)
+    };
     // An error at the end of the YAML (an unclosed list) points at its last line.
     let lines = split.text.lines().count().max(1);
     let (line, col) = if line > lines {
@@ -298,8 +327,10 @@ fn yaml_error(path: &Path, split: &Split<'_>, e: &serde_yaml::Error) -> Diagnost
         format!("front matter: {message}"),
     )
     .with_line_of(split.text, line)
-    .with_hint("check the YAML syntax: indentation, quotes around text holding `:` or `#`")
+    .with_hint(hint)
 }
+
+const YAML_HINT: &str = "check the YAML syntax: indentation, quotes around text holding `:` or `#`";
 
 fn toml_error(path: &Path, split: &Split<'_>, message: &str, at: Option<usize>) -> Diagnostic {
     let (line, col) = at.map_or((1, 1), |o| crate::diag::line_col(split.text, o));

@@ -40,38 +40,80 @@ pub fn check(page_url: &str, links: &[Link], targets: Targets<'_>) -> Diagnostic
     diags
 }
 
-/// Every HTML file of the output whose ids repeat: one diagnostic per page and id.
-pub fn check_ids(output: &Output) -> Diagnostics {
+/// The Markdown a page of the output was made from, where an id it repeats may be written.
+#[derive(Clone, Copy)]
+pub struct Source<'a> {
+    pub path: &'a std::path::Path,
+    pub body: &'a str,
+    /// 1-based line of the file where `body` starts.
+    pub body_line: usize,
+}
+
+/// Every HTML file of the output whose ids repeat: one diagnostic per page and id, at the line
+/// of its source (`source` of an output file) that writes the id, when one does.
+pub fn check_ids<'s>(output: &Output, source: &dyn Fn(&str) -> Option<Source<'s>>) -> Diagnostics {
     let mut diags = Diagnostics::default();
     for path in output.html_paths() {
-        if let Some(d) = output.with_ids(path, |ids| duplicate_ids(path, ids)) {
+        if let Some(d) = output.with_ids(path, |ids| duplicate_ids(path, ids, source(path))) {
             diags.extend(d);
         }
     }
     diags
 }
 
-/// The repeated ids of the page published at `page_url` (incremental rebuilds).
-pub fn check_ids_at(page_url: &str, output: &Output) -> Diagnostics {
+/// The repeated ids of the page published at `page_url`, written from `source` (incremental
+/// rebuilds).
+pub fn check_ids_at(page_url: &str, output: &Output, source: Source<'_>) -> Diagnostics {
     output_file(page_url, output)
-        .and_then(|file| output.with_ids(&file, |ids| duplicate_ids(&file, ids)))
+        .and_then(|file| output.with_ids(&file, |ids| duplicate_ids(&file, ids, Some(source))))
         .unwrap_or_default()
 }
 
 /// One diagnostic per id that the output file `path` carries more than once.
-fn duplicate_ids(path: &str, ids: &mut dyn Iterator<Item = &str>) -> Diagnostics {
+fn duplicate_ids(
+    path: &str,
+    ids: &mut dyn Iterator<Item = &str>,
+    source: Option<Source<'_>>,
+) -> Diagnostics {
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
     for id in ids {
         *seen.entry(id).or_default() += 1;
     }
     let mut diags = Diagnostics::default();
     for (id, n) in seen.into_iter().filter(|&(_, n)| n > 1) {
-        diags.push(
-            Diagnostic::new(Place::file(path), format!("the page /{path} has {n} elements with id `{id}`"))
-                .with_hint("a link to #id leads to the first one only: rename the heading ({#other-id}) or the theme's element"),
-        );
+        let written = source.and_then(|s| written_id(s, id));
+        let place = written.clone().unwrap_or_else(|| Place::file(path));
+        let mut d = Diagnostic::new(place, format!("the page /{path} has {n} elements with id `{id}`"))
+            .with_hint("a link to #id leads to the first one only: rename the heading ({#other-id}) or the theme's element");
+        if let (Some(s), Some(line)) = (source, written.and_then(|p| p.line)) {
+            d = d.with_line_of(s.body, line + 1 - s.body_line);
+        }
+        diags.push(d);
     }
     diags
+}
+
+/// Where the body of `source` gives an element the id `id` (`id="…"` in HTML, `{#…}` after a
+/// heading): its second such place if it has two, else its one.
+fn written_id(source: Source<'_>, id: &str) -> Option<Place> {
+    let forms = [
+        format!("id=\"{id}\""),
+        format!("id='{id}'"),
+        format!("{{#{id}}}"),
+        format!("{{#{id} "),
+    ];
+    let mut found: Vec<usize> = forms
+        .iter()
+        .flat_map(|f| source.body.match_indices(f.as_str()).map(|(i, _)| i))
+        .collect();
+    found.sort_unstable();
+    let at = *found.get(1).or(found.first())?;
+    Some(Place::of_offset(
+        source.path,
+        source.body,
+        at,
+        source.body_line,
+    ))
 }
 
 fn check_one(page_url: &str, dest: &str, targets: Targets<'_>) -> Result<(), (String, String)> {
@@ -327,13 +369,26 @@ mod tests {
             b"<nav id=\"series\"></nav><h2 data-id=\"x\" id=\"series\">S</h2><h2 id=\"ok\">"
                 .to_vec(),
         );
-        let messages: Vec<String> = check_ids(&o).0.iter().map(|d| d.message.clone()).collect();
+        let messages: Vec<String> = check_ids(&o, &|_| None)
+            .0
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
         assert_eq!(
             messages,
             ["the page /b/index.html has 2 elements with id `series`"]
         );
-        assert_eq!(check_ids_at("/b/", &o).0.len(), 1);
-        assert!(check_ids_at("/a/", &o).is_empty());
+        let body = "Intro.\n\n## Series {#series}\n";
+        let source = Source {
+            path: std::path::Path::new("content/b/index.vi.md"),
+            body,
+            body_line: 5,
+        };
+        let at = check_ids_at("/b/", &o, source);
+        assert_eq!(at.0.len(), 1);
+        assert_eq!(at.0[0].place, Place::at("content/b/index.vi.md", 7, 11));
+        assert_eq!(at.0[0].snippet.as_deref(), Some("## Series {#series}"));
+        assert!(check_ids_at("/a/", &o, source).is_empty());
     }
 
     #[test]

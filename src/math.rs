@@ -2,9 +2,13 @@
 //! time, so a page shows formulas with no script and no web font; a formula the converter
 //! cannot read is an error that names its line and column inside the formula.
 
+mod depth;
+
 use std::sync::LazyLock;
 
 use math_core::{LatexToMathML, MathCoreConfig, MathDisplay};
+
+pub use depth::MAX_DEPTH;
 
 /// How a formula sits in the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +29,8 @@ pub struct MathError {
     /// The column within that line, in characters, from 1.
     pub column: usize,
     pub message: String,
+    /// What to do, when it is not "fix the LaTeX".
+    pub hint: Option<String>,
 }
 
 impl std::fmt::Display for MathError {
@@ -45,18 +51,80 @@ pub fn to_mathml(latex: &str, display: Display) -> Result<String, MathError> {
         Display::Inline => MathDisplay::Inline,
         Display::Block => MathDisplay::Block,
     };
-    CONVERTER
-        .convert_with_local_state(latex, mode)
-        .map(|converted| converted.mathml)
-        .map_err(|e| {
-            let (line, column) = line_column(latex, e.0.start);
-            MathError {
-                offset: e.0.start,
-                line,
-                column,
-                message: e.error_message(),
-            }
-        })
+    check(latex)?;
+    // A formula that makes math-core panic (a bug of its own, as the one `check` steers clear
+    // of) is an error of that formula, not the end of the build or of `serve`.
+    let converted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        CONVERTER.convert_with_local_state(latex, mode)
+    }));
+    let error = |offset: usize, message: String, hint: Option<String>| {
+        let (line, column) = line_column(latex, offset);
+        MathError {
+            offset,
+            line,
+            column,
+            message,
+            hint,
+        }
+    };
+    match converted {
+        Ok(Ok(converted)) => Ok(converted.mathml),
+        Ok(Err(e)) => Err(error(e.0.start, e.error_message(), None)),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(error(
+                0,
+                format!("the converter (math-core) failed on it: {why}"),
+                Some("write the formula another way; this is a bug of math-core's, worth reporting with the formula".into()),
+            ))
+        }
+    }
+}
+
+/// What math-core cannot be given: a formula nested deeper than [`MAX_DEPTH`] (it recurses as
+/// deep as the formula nests, and would exhaust its stack), or a table's `&` or `\\` that is
+/// not between two cells, or a script right after one (its writer panics on those in a debug
+/// build, and drops the cell in release).
+fn check(latex: &str) -> Result<(), MathError> {
+    let (offset, message, hint) = match depth::check(latex, MAX_DEPTH) {
+        Ok(()) => return Ok(()),
+        Err(depth::Problem::TooDeep(offset)) => (
+            offset,
+            format!(
+                "it nests more than {MAX_DEPTH} levels deep here (braces, \\left…\\right, environments, and the arguments of commands such as \\frac, \\sqrt, ^ and _ each add a level)"
+            ),
+            format!(
+                "write it with less nesting, or as several formulas: measured draws at most {MAX_DEPTH} levels, beyond which the converter would exhaust its stack"
+            ),
+        ),
+        Err(depth::Problem::Misplaced(offset, depth::Misplaced::Separator(which))) => (
+            offset,
+            format!(
+                "this `{which}` is inside a group, an argument or a switch of a table's cell, not between two cells"
+            ),
+            format!(
+                "close what is open before the `{which}` (braces, \\left…\\right, the arguments of \\frac…), give a switch its cell's braces (`{{\\displaystyle a}} & b`), and write \\frac{{a}}{{b}} for a \\over b; a literal ampersand is `\\&`"
+            ),
+        ),
+        Err(depth::Problem::Misplaced(offset, depth::Misplaced::Script)) => (
+            offset,
+            "this script (`^`, `_` or `'`) starts a cell of a table, with nothing for it to go on"
+                .to_string(),
+            "write what it goes on before it, or `{}` for nothing: `& {}^2`".to_string(),
+        ),
+    };
+    let (line, column) = line_column(latex, offset);
+    Err(MathError {
+        offset,
+        line,
+        column,
+        message,
+        hint: Some(hint),
+    })
 }
 
 /// A measured value as it is to appear inside a formula: its formatted text (`1.234,5`, `12 µs`)
@@ -238,6 +306,58 @@ mod tests {
         assert_eq!(text("\\text{BDP} = B \\times RTT"), "BDP = B × RTT");
         assert_eq!(text("\\frac{a+b}{c}"), "(a + b)/c");
         assert_eq!(text("x_{i} < 2^{n-1}"), "x_i < 2^(n − 1)");
+    }
+
+    #[test]
+    fn a_separator_or_script_out_of_place_in_a_table_is_an_error_where_it_is() {
+        for (latex, at, what) in [
+            ("\\begin{matrix}a &'\\end{matrix}", 17, "this script"),
+            ("\\begin{matrix}a \\\\ ^2\\end{matrix}", 19, "this script"),
+            ("\\begin{matrix}&_2\\end{matrix}", 15, "this script"),
+            ("\\begin{matrix}{a&b}\\end{matrix}", 16, "this `&`"),
+            (
+                "\\begin{matrix}\\left(a&b\\right)\\end{matrix}",
+                21,
+                "this `&`",
+            ),
+            (
+                "\\begin{matrix}\\sqrt{a\\\\b}\\end{matrix}",
+                21,
+                "this `\\\\`",
+            ),
+            (
+                "\\begin{matrix}\\displaystyle a&b\\end{matrix}",
+                29,
+                "this `&`",
+            ),
+            ("\\begin{matrix}\\frac a&b\\end{matrix}", 21, "this `&`"),
+            ("\\begin{matrix}a^&b\\end{matrix}", 16, "this `&`"),
+            ("\\begin{matrix}a\\over b&c\\end{matrix}", 22, "this `&`"),
+            (
+                "\\begin{pmatrix}&in{p&trix}&t\\end{pmatrix}",
+                20,
+                "this `&`",
+            ),
+        ] {
+            let e = to_mathml(latex, Display::Block).unwrap_err();
+            assert_eq!(e.offset, at, "{latex}: {e}");
+            assert!(e.message.starts_with(what), "{latex}: {e}");
+        }
+        for fine in [
+            "\\begin{matrix}a & {}^2 \\\\ \\& & b'\\end{matrix}",
+            "\\begin{matrix}a&\\begin{matrix}c&d\\end{matrix}\\end{matrix}",
+            "\\begin{matrix}\\text{R\\&D} & {\\displaystyle x}\\end{matrix}",
+            "\\begin{cases} x & x > 0 \\\\ -x & \\text{else} \\end{cases}",
+            "\\begin{aligned} a &= b \\\\ &= c \\end{aligned}",
+        ] {
+            let done = to_mathml(fine, Display::Block);
+            assert!(done.is_ok(), "{fine}: {done:?}");
+        }
+        // Out of a table, and in text, math-core says what is wrong itself.
+        for theirs in ["a & b", "\\begin{matrix}\\text{R&D}\\end{matrix}"] {
+            let e = to_mathml(theirs, Display::Block).unwrap_err();
+            assert!(e.hint.is_none(), "{theirs}: {e}");
+        }
     }
 
     #[test]

@@ -168,8 +168,7 @@ fn read(
             codes.iter().map(|c| format!("index.{c}.md")).collect::<Vec<_>>().join(", ")
         )));
     };
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| crate::diag::io_error(file, "read the page", &e))?;
+    let text = crate::diag::read_text(file, "the page")?;
     let split = frontmatter::split(file, &text)?;
     let raw = frontmatter::parse_page(file, &split).map_err(|mut d| {
         if d.message.contains("unknown field") {

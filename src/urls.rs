@@ -6,6 +6,10 @@
 pub const ALLOWED: &str = "ASCII letters, digits, `-`, `_` and `.` (not first)";
 
 /// What is wrong with `s` as one segment of a page's URL, if anything.
+/// The longest URL segment, in bytes: a segment is written as a folder's name, which most
+/// file systems cap at 255 bytes.
+pub const MAX_SEGMENT: usize = 255;
+
 pub fn segment_problem(s: &str) -> Option<String> {
     if s.is_empty() {
         return Some("it is empty".into());
@@ -16,9 +20,17 @@ pub fn segment_problem(s: &str) -> Option<String> {
     if s.starts_with('.') {
         return Some("it starts with `.`, which hides a file".into());
     }
-    let bad = s
+    let Some(bad) = s
         .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))?;
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    else {
+        return (s.len() > MAX_SEGMENT).then(|| {
+            format!(
+                "it has {} characters, and a URL segment is written as a folder's name, which may have at most {MAX_SEGMENT}",
+                s.len()
+            )
+        });
+    };
     Some(match bad {
         ' ' => "it holds a space".into(),
         c if c.is_whitespace() || c.is_control() => {
@@ -31,7 +43,12 @@ pub fn segment_problem(s: &str) -> Option<String> {
 /// A segment made from `s` that [`segment_problem`] accepts: lowercase ASCII words joined by
 /// `-`, diacritics removed (`Kết nối?` → `ket-noi`).
 pub fn suggestion(s: &str) -> String {
-    let slug = slug::slugify(s);
+    let mut slug = slug::slugify(s);
+    if slug.len() > MAX_SEGMENT {
+        // All ASCII: any byte is a character boundary.
+        slug.truncate(MAX_SEGMENT);
+        slug.truncate(slug.trim_end_matches('-').len());
+    }
     if slug.is_empty() {
         "my-article".into()
     } else {
@@ -116,6 +133,10 @@ mod tests {
             (".", "`.` names a folder, not a page"),
             (".hidden", "it starts with `.`, which hides a file"),
             ("", "it is empty"),
+            (
+                &"a".repeat(256),
+                "it has 256 characters, and a URL segment is written as a folder's name, which may have at most 255",
+            ),
         ];
         for (segment, problem) in cases {
             assert_eq!(
@@ -192,5 +213,7 @@ mod tests {
         assert_eq!(suggestion("Kết nối?"), "ket-noi");
         assert_eq!(suggestion(".."), "my-article");
         assert_eq!(segment_problem(&suggestion("a%2fb \\ c")), None);
+        assert_eq!(segment_problem(&suggestion(&"ab ".repeat(200))), None);
+        assert_eq!(segment_problem(&"a".repeat(255)), None);
     }
 }

@@ -108,6 +108,7 @@ pub fn number(v: &Value) -> Option<Number> {
 
 /// The value at a dotted `path` inside `root` (array elements by index).
 pub fn at<'v>(root: &'v Value, path: &str) -> Result<&'v Value, HookError> {
+    check_dots(path)?;
     let mut cur = root;
     let mut walked = String::new();
     for seg in path.split('.').filter(|s| !s.is_empty()) {
@@ -153,6 +154,25 @@ pub fn at<'v>(root: &'v Value, path: &str) -> Result<&'v Value, HookError> {
     Ok(cur)
 }
 
+/// A path's names have one dot between them: `x..v` or `x.v.` is a typo, not `x.v`.
+fn check_dots(path: &str) -> Result<(), HookError> {
+    if path.is_empty() || path.split('.').all(|s| !s.trim().is_empty()) {
+        return Ok(());
+    }
+    let names: Vec<&str> = path
+        .split('.')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    Err(HookError::new(format!(
+        "`{path}` has an empty name: two dots together, or a dot at an end"
+    ))
+    .hint(format!(
+        "write one dot between names: `{}`",
+        names.join(".")
+    )))
+}
+
 fn join(a: &str, b: &str) -> String {
     if a.is_empty() {
         b.to_string()
@@ -177,6 +197,7 @@ pub fn measurement<'m>(
     m: &'m Measurements,
     reference: &str,
 ) -> Result<(&'m Measurement, &'m str, String), HookError> {
+    check_dots(reference.trim())?;
     let (name, path) = reference.split_once('.').unwrap_or((reference, ""));
     let name = name.trim();
     match m.by_name.get(name) {

@@ -1,7 +1,7 @@
 //! Properties of the functions that read what authors write, checked on generated inputs by
 //! proptest in every `cargo test`: the front-matter splitter, the `{{ }}` values of a body,
-//! URL segments, number formatting and the claims parser. The same functions have fuzz
-//! targets in `fuzz/`.
+//! URL segments, number formatting, the claims parser, and formulas and diagrams nested any way
+//! (never a stack overflow). The same functions have fuzz targets in `fuzz/`.
 
 use std::path::Path;
 
@@ -229,4 +229,76 @@ fn is_negative_zero(s: &str) -> bool {
         .take_while(|c| c.is_ascii_digit() || ",.".contains(*c))
         .collect();
     !digits.is_empty() && digits.chars().all(|c| "0,.".contains(c))
+}
+
+/// What nests a formula, as an opening piece and its closing one: groups, delimiters,
+/// environments, commands waiting for arguments, switches and scripts (issue 35).
+const FORMULA_NESTS: [(&str, &str); 16] = [
+    ("{", "}"),
+    ("\\sqrt{", "}"),
+    ("\\frac{a}{", "}"),
+    ("x^{", "}"),
+    ("\\left(", "\\right)"),
+    ("\\begin{matrix}", "\\end{matrix}"),
+    ("\\sqrt[", "]x"),
+    ("\\sqrt ", ""),
+    ("\\frac a", ""),
+    ("\\displaystyle a", ""),
+    ("\\color{red} a", ""),
+    ("\\mathbin", ""),
+    ("\\operatorname*", ""),
+    ("\\not", ""),
+    ("_", ""),
+    ("\\text{", "}"),
+];
+
+/// What nests a Mermaid diagram, by kind: its first line, a nesting line and the line that
+/// closes it.
+const DIAGRAM_NESTS: [(&str, &str, &str); 6] = [
+    ("sequenceDiagram", "loop again", "end"),
+    ("flowchart TD", "subgraph s", "end"),
+    ("stateDiagram-v2", "state S {", "}"),
+    ("C4Context", "Boundary(b, \"B\") {", "}"),
+    ("zenuml", "if(x) {", "}"),
+    ("block-beta", "block:b", "end"),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    // A debug build takes about 21 KB of stack a level of a formula, and this test's thread
+    // has 2 MB: a nesting the bound undercounts would abort the test process here.
+    #[test]
+    fn a_formula_nested_any_way_converts_or_is_an_error_never_a_crash(
+        picks in proptest::collection::vec(0..FORMULA_NESTS.len(), 0..200),
+    ) {
+        let opens: String = picks.iter().map(|&i| FORMULA_NESTS[i].0).collect();
+        let closes: String = picks.iter().rev().map(|&i| FORMULA_NESTS[i].1).collect();
+        let latex = format!("{opens}y{closes}");
+        match measured::math::to_mathml(&latex, measured::math::Display::Block) {
+            Ok(mathml) => prop_assert!(mathml.starts_with("<math"), "{}", mathml),
+            Err(e) => prop_assert!(e.offset <= latex.len() && e.line >= 1, "{}", e),
+        }
+    }
+
+    #[test]
+    fn a_diagram_nested_any_way_is_drawn_or_an_error_never_a_crash(
+        kind in 0..DIAGRAM_NESTS.len(),
+        depth in 0usize..400,
+        indent in 0usize..3,
+    ) {
+        let (first, open, close) = DIAGRAM_NESTS[kind];
+        let mut source = format!("{first}\n");
+        for level in 0..depth {
+            source.push_str(&format!("{}{open}\n", " ".repeat(level * indent)));
+        }
+        source.push_str("A->>B: hi\n");
+        for level in (0..depth).rev() {
+            source.push_str(&format!("{}{close}\n", " ".repeat(level * indent)));
+        }
+        let opts = measured::diagram::DiagramOptions { id: "mmd1", title: "Diagram" };
+        if let Err(e) = measured::diagram::mermaid(&source, &opts) {
+            prop_assert!(e.line.is_none_or(|l| l >= 1 && l <= depth * 2 + 2), "{}", e);
+        }
+    }
 }

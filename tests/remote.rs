@@ -205,12 +205,20 @@ fn run_on_leaves_alone_a_folder_of_the_host_that_measured_did_not_make() {
     assert!(!out.status.success());
     let e = stderr(&out);
     assert!(
-        e.contains("copy: the experiments could not be unpacked")
-            && e.contains(
-                "holds files measured did not put there; it writes only into a folder of its own"
-            ),
+        e.contains(&format!(
+            "copy: the folder {} on the host holds files measured did not put there, and measured writes only into a folder of its own",
+            theirs.display()
+        )),
         "{e}"
     );
+    assert!(
+        e.contains(&format!(
+            "help: choose a folder that is new or empty with dir = \"…\" in [hosts.loop], or empty {} on the host yourself",
+            theirs.display()
+        )),
+        "{e}"
+    );
+    assert!(!e.contains("Some(96)"), "{e}");
     assert_eq!(snapshot(site.root()), before);
     let left: Vec<_> = std::fs::read_dir(&theirs)
         .unwrap()
@@ -256,5 +264,77 @@ fn run_on_kills_an_experiment_at_its_timeout_with_what_it_started() {
         .filter(|c| c.trim() == format!("sleep {marker}"))
         .collect();
     assert!(left.is_empty(), "left running on the host: {left:?}");
+    assert!(!site.path("machines").exists());
+}
+
+/// The command lines of running processes that are `sleep <marker>`.
+fn sleeping(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|p| std::fs::read(p.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.trim() == format!("sleep {marker}"))
+        .collect()
+}
+
+#[test]
+fn run_on_neither_waits_for_nor_leaves_a_daemon_holding_the_experiments_output() {
+    let sshd = Sshd::start(&[]);
+    let site = site_on(&sshd, &sshd.dir.path().join("remote"));
+    // `setsid` leaves the session the run script kills; the daemon holds stdout and stderr.
+    let marker = format!("6{}", sshd.port);
+    add_experiment(
+        &site,
+        "daemon",
+        &format!(
+            "fn main() {{\n    std::process::Command::new(\"setsid\").args([\"sleep\", \"{marker}\"]).spawn().unwrap();\n    eprintln!(\"started\");\n    std::fs::write(std::env::var(\"MEASURED_RESULTS\").unwrap(), \"{{\\\"n\\\": 1}}\").unwrap();\n}}\n"
+        ),
+    );
+    let started = std::time::Instant::now();
+    let out = site.cli(&["run", "--on", "loop", "daemon"]);
+    let took = started.elapsed();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Copying and building take seconds; three runs held by the daemon would take minutes.
+    assert!(took < std::time::Duration::from_secs(60), "{took:?}");
+    assert_eq!(sleeping(&marker), Vec::<String>::new());
+
+    // A host whose `unshare` makes no namespace: the daemon is found by the run's tag.
+    let bin = sshd.dir.path().join("no-unshare");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("unshare"), "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(
+        bin.join("unshare"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    site.write(
+        "site.toml",
+        &format!(
+            "{}path = [{:?}]\n",
+            site.read("site.toml"),
+            bin.display().to_string()
+        ),
+    );
+    let out = site.cli(&["run", "--on", "loop", "daemon"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(sleeping(&marker), Vec::<String>::new());
+}
+
+#[test]
+fn run_on_bounds_what_it_brings_back_of_an_experiments_output() {
+    let sshd = Sshd::start(&[]);
+    let site = site_on(&sshd, &sshd.dir.path().join("remote"));
+    add_experiment(
+        &site,
+        "loud",
+        "fn main() {\n    use std::io::Write;\n    let chunk = vec![b'x'; 1 << 20];\n    let mut out = std::io::stdout().lock();\n    for _ in 0..300 { out.write_all(&chunk).unwrap(); }\n    std::fs::write(std::env::var(\"MEASURED_RESULTS\").unwrap(), \"{\\\"n\\\": 1}\").unwrap();\n}\n",
+    );
+    let out = site.cli(&["run", "--on", "loop", "loud"]);
+    assert!(!out.status.success());
+    let e = stderr(&out);
+    assert!(
+        e.contains("experiment `loud` failed on host `loop`: printed 300.0 MB on stdout, and an experiment's output, shown on its page and kept with its results, may have at most 256 KB"),
+        "{e}"
+    );
     assert!(!site.path("machines").exists());
 }

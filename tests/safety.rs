@@ -401,3 +401,29 @@ mod sources;
 
 #[path = "safety/pages.rs"]
 mod pages;
+
+// Issue 35: hostile input that crashed, hung or ran without bound, and messages that named no
+// place or gave no advice.
+#[path = "safety/bounds.rs"]
+mod bounds;
+#[path = "safety/messages.rs"]
+mod messages;
+
+/// The first diagnostic of a failed build, as (file, line, message, hint).
+fn first_error(site: &TestSite) -> (String, Option<usize>, String, String) {
+    let Err(diags) = site.build() else {
+        panic!("the build should fail")
+    };
+    let d = diags.0[0].clone();
+    let file = d
+        .place
+        .path
+        .strip_prefix(site.root())
+        .unwrap_or(&d.place.path);
+    (
+        file.display().to_string(),
+        d.place.line,
+        d.message,
+        d.hint.unwrap_or_default(),
+    )
+}

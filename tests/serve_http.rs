@@ -690,3 +690,33 @@ fn an_edit_of_a_standalone_page_reloads_it() {
     channel.wait_for("reload");
     assert!(get(addr, "/en/about/").text().contains("Edited words."));
 }
+
+#[test]
+fn a_formula_nested_thousands_deep_shows_an_overlay_and_the_server_keeps_serving() {
+    let site = site();
+    let server = start(site.path());
+    let addr = server.addr();
+    let mut channel = Channel::open(addr);
+    let path = site.path().join(ARTICLE_EN);
+    let good = std::fs::read_to_string(&path).unwrap();
+    let deep = format!("${}y{}$", "\\sqrt{".repeat(3000), "}".repeat(3000));
+    save_atomically(&path, &format!("{good}\n{deep}\n"));
+
+    let overlay = channel.wait_for("overlay");
+    assert!(
+        overlay.contains("index.en.md:9:") && overlay.contains("it nests more than 40 levels deep"),
+        "names file, line and what is wrong: {overlay}"
+    );
+    let page = get(addr, "/en/hello/");
+    assert_eq!(page.status, 200, "the last good site is still served");
+    assert!(page.text().contains("The first article"));
+    assert!(page.text().contains("id=\"measured-overlay\""));
+
+    save_atomically(&path, &good);
+    channel.wait_for("clear");
+    assert!(
+        !get(addr, "/en/hello/")
+            .text()
+            .contains("id=\"measured-overlay\"")
+    );
+}

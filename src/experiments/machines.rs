@@ -118,19 +118,66 @@ pub fn machine_id(p: &Provenance) -> String {
     }
 }
 
+/// The bytes of the results file at `path`, read at most one byte past [`MAX_BYTES`] whatever
+/// its metadata says (a `/proc` file says 0), and only from a regular file: a FIFO, a device
+/// (`/dev/zero`) or a process substitution could block or never end.
 fn read_capped(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    let meta = std::fs::metadata(path).map_err(|e| crate::diag::io_error(path, "read", &e))?;
-    if meta.len() > MAX_BYTES as u64 {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let read_error = |e: std::io::Error| crate::diag::io_error(path, "read", &e);
+    // Non-blocking: opening a FIFO no one writes to would wait for a writer.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .map_err(read_error)?;
+    let meta = file.metadata().map_err(read_error)?;
+    if !meta.is_file() {
         return Err(Diagnostic::new(
             Place::file(path),
-            format!(
-                "the file has {} bytes, more than a results file may ({MAX_BYTES})",
-                meta.len()
-            ),
+            format!("not a regular file (it is {}): a results file is read from a file", kind_of(&meta)),
+        )
+        .with_hint("save the results in a file first (`measured measure NAME --out FILE` writes one), then import that file"));
+    }
+    let too_big = |len: u64| {
+        Diagnostic::new(
+            Place::file(path),
+            format!("the file has {len} bytes, more than a results file may ({MAX_BYTES})"),
+        )
+        .with_hint("a results file holds one experiment's runs: measure that experiment alone")
+    };
+    if meta.len() > MAX_BYTES as u64 {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() > MAX_BYTES {
+        return Err(Diagnostic::new(
+            Place::file(path),
+            format!("the file has more than {MAX_BYTES} bytes, more than a results file may"),
         )
         .with_hint("a results file holds one experiment's runs: measure that experiment alone"));
     }
-    std::fs::read(path).map_err(|e| crate::diag::io_error(path, "read", &e))
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, for a message.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a pipe (a FIFO, or a shell's process substitution)"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// The imported machines' results a build uses.

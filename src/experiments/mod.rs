@@ -8,6 +8,7 @@ pub mod history;
 pub mod machine;
 pub mod machines;
 pub mod measure_file;
+pub mod process;
 pub mod remote;
 pub mod results_file;
 pub mod runner;
@@ -319,9 +320,11 @@ pub fn measure_on(
     // No workspace: names the pages use are no experiments, and the inject stage reports each
     // where it is written (a `{{` in prose must not blame a file the site never had).
     if !dir.join("Cargo.toml").exists() && !dir.exists() {
+        check_rerun(dir, &BTreeMap::new(), wanted, &opts.rerun)?;
         return Ok(Measurements::default());
     }
     let crates = workspace::discover(dir)?;
+    check_rerun(dir, &crates, wanted, &opts.rerun)?;
     let libraries = workspace::libraries(dir);
     let mut measurements = Measurements {
         crates,
@@ -373,6 +376,50 @@ pub fn measure_on(
     }
     let diags = runner.run_plan(&mut measurements, &plan);
     diags.into_result(measurements)
+}
+
+/// `--rerun NAME` must name an experiment the pages use: anything else would silently run
+/// nothing.
+fn check_rerun(
+    dir: &std::path::Path,
+    crates: &BTreeMap<String, CrateInfo>,
+    wanted: &BTreeSet<String>,
+    rerun: &Rerun,
+) -> Result<(), Diagnostics> {
+    let Rerun::Only(names) = rerun else {
+        return Ok(());
+    };
+    let mut diags = Diagnostics::default();
+    for name in names {
+        let place = crate::diag::Place::file(dir);
+        if !crates.contains_key(name) {
+            let hint = if crates.is_empty() {
+                "the site has no experiments (experiments/<name>/, docs/authoring.md)".to_string()
+            } else {
+                crate::diag::did_you_mean(
+                    name,
+                    crates.keys().map(String::as_str),
+                    "the experiments are",
+                )
+            };
+            diags.push(
+                crate::diag::Diagnostic::new(
+                    place,
+                    format!("--rerun {name}: `{name}` is not an experiment of this site, so nothing would run"),
+                )
+                .with_hint(hint),
+            );
+        } else if !wanted.contains(name) {
+            diags.push(
+                crate::diag::Diagnostic::new(
+                    place,
+                    format!("--rerun {name}: no page uses experiment `{name}`, so it would not run"),
+                )
+                .with_hint(format!("refer to it from an article ({{{{ {name}.… }}}} or ```experiment {name}```), or measure it alone with `measured measure {name}`")),
+            );
+        }
+    }
+    diags.into_result(())
 }
 
 /// The measurements of the primary machine `site.toml` names: its imported results, every

@@ -23,7 +23,7 @@ const MAX_FIELD: usize = 512;
 /// The longest string inside the results.
 const MAX_RESULT_STRING: usize = 64 << 10;
 /// The longest output of one run.
-const MAX_OUTPUT: usize = 256 << 10;
+pub const MAX_OUTPUT: usize = 256 << 10;
 /// How deep the results may nest.
 const MAX_DEPTH: usize = 32;
 

@@ -7,14 +7,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
-
-use super::{CrateInfo, Progress};
+use super::results_file::{MAX_BYTES as MAX_RESULTS, MAX_OUTPUT};
+use super::{CrateInfo, Progress, process};
 use crate::diag::{Diagnostic, Diagnostics, Place};
 
 /// Lines of stderr kept for an error message.
 const TAIL_LINES: usize = 25;
+
+/// What is kept of a run's output: as much stdout as a results file may hold of one run (it
+/// is shown on the page), and the end of stderr, for the error message.
+pub const LIMITS: process::Limits = process::Limits {
+    stdout: MAX_OUTPUT,
+    stderr: 64 << 10,
+};
 
 /// Why `cargo build` failed.
 #[derive(Debug, Clone)]
@@ -201,15 +206,27 @@ pub enum Exit {
     TimedOut,
 }
 
+/// The results file a run wrote, as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Results {
+    Read(Vec<u8>),
+    /// Larger than a results file may be: its size, it was not read.
+    TooLarge(u64),
+}
+
 /// What a run left behind, before it is checked: where it ran (here, or on a host over SSH)
 /// makes no difference from here on.
 #[derive(Debug, Clone)]
 pub struct Ended {
     pub exit: Exit,
+    /// The first [`LIMITS`]`.stdout` bytes of its stdout.
     pub stdout: String,
+    /// How many bytes it wrote to stdout in all.
+    pub stdout_total: u64,
+    /// The end of its stderr.
     pub stderr: String,
     /// The file it wrote at `MEASURED_RESULTS`, if any.
-    pub results: Option<Vec<u8>>,
+    pub results: Option<Results>,
     pub started_at: String,
     pub elapsed: Duration,
     pub load_before: [f64; 3],
@@ -245,12 +262,29 @@ pub fn outcome_of(ended: Ended) -> Result<Outcome, RunFailure> {
         Exit::Code(code) => return Err(failure(format!("exited with status {code}"))),
         Exit::Signal => return Err(failure("was killed by a signal".into())),
     }
-    let bytes = ended.results.ok_or_else(|| {
-        failure(
-            "wrote no results file (it must write one JSON object to the path in MEASURED_RESULTS)"
-                .into(),
-        )
-    })?;
+    if ended.stdout_total > MAX_OUTPUT as u64 {
+        return Err(failure(format!(
+            "printed {} on stdout, and an experiment's output, shown on its page and kept with its results, may have at most {}: print a summary, and write bulk data to a file of its own",
+            size(ended.stdout_total),
+            size(MAX_OUTPUT as u64)
+        )));
+    }
+    let bytes = match ended.results {
+        Some(Results::Read(bytes)) => bytes,
+        Some(Results::TooLarge(n)) => {
+            return Err(failure(format!(
+                "wrote {} to MEASURED_RESULTS, and a results file may have at most {}: keep in it the values the pages show",
+                size(n),
+                size(MAX_RESULTS as u64)
+            )));
+        }
+        None => {
+            return Err(failure(
+                "wrote no results file (it must write one JSON object to the path in MEASURED_RESULTS)"
+                    .into(),
+            ));
+        }
+    };
     let results: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
         // serde_json refuses numbers beyond f64 (`1e400`): say that they are not finite.
         let why = if e.to_string().starts_with("number out of range") {
@@ -287,52 +321,39 @@ pub fn run(dir: &Path, info: &CrateInfo, settings: &RunSettings) -> Result<Outco
     let results_path = settings.scratch.join(format!("{}.results.json", info.name));
     let results_path = std::path::absolute(&results_path).unwrap_or(results_path);
     let _ = std::fs::remove_file(&results_path);
-    let mut cmd = Command::new(&binary);
-    cmd.current_dir(&info.dir)
-        .env("MEASURED_RESULTS", &results_path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if settings.quick {
-        cmd.env("MEASURED_QUICK", "1");
-    } else {
-        cmd.env_remove("MEASURED_QUICK");
-    }
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let load_before = super::machine::load_average();
     let started_at = now_rfc3339();
     let started = Instant::now();
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| fail(format!("cannot start {}: {e}", binary.display())))?;
-    let pgid = Pid::from_raw(i32::try_from(child.id()).unwrap_or(i32::MAX));
-    let stdout = reader(child.stdout.take());
-    let stderr = reader(child.stderr.take());
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if started.elapsed() >= settings.timeout => break None,
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(fail(format!("cannot wait for the experiment: {e}"))),
+    let environment = |cmd: &mut Command| {
+        cmd.current_dir(&info.dir)
+            .env("MEASURED_RESULTS", &results_path);
+        if settings.quick {
+            cmd.env("MEASURED_QUICK", "1");
+        } else {
+            cmd.env_remove("MEASURED_QUICK");
         }
     };
-    // Kill whatever the experiment left in its process group (all of it, at a timeout).
-    let _ = killpg(pgid, Signal::SIGKILL);
-    if status.is_none() {
-        let _ = child.wait();
-    }
+    let ran = process::run(
+        &binary,
+        environment,
+        settings.timeout,
+        LIMITS,
+        &process::DETECTED,
+    )
+    .map_err(|e| fail(format!("cannot start {}: {e}", binary.display())))?;
     let elapsed = started.elapsed();
-    let exit = match status {
+    let exit = match ran.status {
         None => Exit::TimedOut,
         Some(s) => s.code().map_or(Exit::Signal, Exit::Code),
     };
     let results = (exit == Exit::Code(0))
-        .then(|| std::fs::read(&results_path).ok())
+        .then(|| read_results(&results_path))
         .flatten();
     let outcome = outcome_of(Ended {
         exit,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
+        stdout_total: ran.stdout_total,
+        stderr: String::from_utf8_lossy(&ran.stderr).into_owned(),
         results,
         started_at,
         elapsed,
@@ -344,14 +365,40 @@ pub fn run(dir: &Path, info: &CrateInfo, settings: &RunSettings) -> Result<Outco
     Ok(outcome)
 }
 
-fn reader(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf);
-        }
-        String::from_utf8_lossy(&buf).into_owned()
+/// The results file an experiment wrote, read at most one byte past [`MAX_RESULTS`] (a bigger
+/// one is refused by [`outcome_of`] from its size), and only if it is a regular file.
+fn read_results(path: &Path) -> Option<Results> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    if meta.len() > MAX_RESULTS as u64 {
+        return Some(Results::TooLarge(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_RESULTS as u64 + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(if bytes.len() > MAX_RESULTS {
+        Results::TooLarge(bytes.len() as u64)
+    } else {
+        Results::Read(bytes)
     })
+}
+
+/// A size in bytes as a message says it: `512 bytes`, `256 KB`, `300.0 MB`.
+fn size(bytes: u64) -> String {
+    const KB: u64 = 1 << 10;
+    const MB: u64 = 1 << 20;
+    if bytes >= MB {
+        format!("{:.1} MB", bytes as f64 / MB as f64)
+    } else if bytes >= KB {
+        format!("{} KB", bytes / KB)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 pub fn tail(text: &str, n: usize) -> String {

@@ -207,6 +207,32 @@ pub fn conform(key: &Key, value: Value) -> Result<Value, (String, String)> {
             format!("`{}` has a null entry", key.name),
             format!("remove the empty entry; {quote}"),
         )
+    } else if let Some((i, entry)) = key
+        .kind
+        .eq(&Kind::TextList)
+        .then(|| value.as_sequence())
+        .flatten()
+        .and_then(|items| items.iter().enumerate().find(|(_, v)| !v.is_string()))
+    {
+        (
+            format!(
+                "`{}` is a list of texts, and its entry {} is {}",
+                key.name,
+                i + 1,
+                what(entry)
+            ),
+            format!("write each entry as a text, e.g. {}", key.example),
+        )
+    } else if key.kind == Kind::Number && is_number(&value) {
+        (
+            format!(
+                "`{}` is a whole number from 0 to {}, not {}",
+                key.name,
+                u32::MAX,
+                shown(&value)
+            ),
+            format!("write it as {}", key.example),
+        )
     } else {
         (
             format!(
@@ -218,6 +244,27 @@ pub fn conform(key: &Key, value: Value) -> Result<Value, (String, String)> {
             format!("write it as {}", key.example),
         )
     })
+}
+
+/// Whether `value` is a number, or the digits of one too large for YAML's (kept as text).
+fn is_number(value: &Value) -> bool {
+    match value {
+        Value::Number(_) => true,
+        Value::String(s) => {
+            let digits = s.strip_prefix('-').unwrap_or(s);
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
+/// A number as written.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.clone(),
+        other => what(other),
+    }
 }
 
 /// The YAML type of `value`, as the error says it.
@@ -331,7 +378,15 @@ mod tests {
         let draft = known("draft").unwrap();
         assert!(conform(draft, Value::String("yes".into())).is_err());
         let part = known("part").unwrap();
-        assert!(conform(part, Value::Number((-1).into())).is_err());
+        let (e, _) = conform(part, Value::Number((-1).into())).unwrap_err();
+        assert_eq!(e, "`part` is a whole number from 0 to 4294967295, not -1");
+        let nested = Value::Sequence(vec![
+            Value::String("a".into()),
+            Value::Sequence(vec![Value::String("b".into())]),
+        ]);
+        let (e, hint) = conform(tags, nested).unwrap_err();
+        assert_eq!(e, "`tags` is a list of texts, and its entry 2 is a list");
+        assert_eq!(hint, "write each entry as a text, e.g. tags: [python]");
         let title = known("title").unwrap();
         assert_eq!(
             conform(title, Value::Number(1984.into())).unwrap(),

@@ -94,6 +94,16 @@ impl<'de> Visitor<'de> for NodeVisitor {
         Ok(Node::Scalar(Value::Number(v.into())))
     }
 
+    // A whole number past 64 bits (`part: 99999999999999999999`): kept as its digits, for the
+    // key's own check to say what is wrong with it.
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Node, E> {
+        Ok(Node::Scalar(Value::String(v.to_string())))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Node, E> {
+        Ok(Node::Scalar(Value::String(v.to_string())))
+    }
+
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {
         Ok(Node::Scalar(Value::Number(v.into())))
     }

@@ -35,7 +35,7 @@ pub(super) fn convert(
         Err(e) => Err((
             start + written_offset(&pieces, e.offset),
             HookError::new(format!("this formula is not LaTeX that can be drawn: {}", e.message))
-                .hint("fix the LaTeX (math-core reads the usual commands: ^{…}, _{…}, \\frac{a}{b}, \\times, \\text{…}); write a literal dollar as \\$"),
+                .hint(e.hint.unwrap_or_else(|| "fix the LaTeX (math-core reads the usual commands: ^{…}, _{…}, \\frac{a}{b}, \\times, \\text{…}); write a literal dollar as \\$".into())),
         )),
     }
 }

@@ -103,9 +103,7 @@ impl Values {
                 }
                 Piece::Unclosed => {
                     let at = self.next_open(input.body, start);
-                    errors.push((at, HookError::new("`{{` is never closed by `}}`").hint(
-                        "write an injected value as {{ experiment.path }}, or put literal braces in a code span",
-                    )));
+                    errors.push((at, unclosed(input.body, at)));
                 }
             }
         }
@@ -120,6 +118,29 @@ impl Values {
     }
 }
 
+/// The error of the `{{` at `at` in `body`, which the text Markdown made of it does not close:
+/// when its line does, markup inside it cut it (`{{ claim.<script> }}`: an HTML tag).
+fn unclosed(body: &str, at: usize) -> HookError {
+    let end = body[at..].find('\n').map_or(body.len(), |i| at + i);
+    let line = &body[at..end];
+    let cut = line.find("}}").and_then(|close| {
+        let inner = &line[2.min(close)..close];
+        let c = inner
+            .chars()
+            .find(|c| !(c.is_alphanumeric() || " .-_|(),%".contains(*c)))?;
+        Some((&line[..close + 2], c))
+    });
+    match cut {
+        Some((written, c)) => HookError::new(format!(
+            "`{written}` is not a value: `{c}` cannot be part of one, and Markdown reads it as markup"
+        ))
+        .hint("a value is {{ experiment.path }} and a claim's mark {{ claim.id }}, named with letters, digits, `-`, `_` and `.`; to show braces as text, put them in a code span"),
+        None => HookError::new("`{{` is never closed by `}}`").hint(
+            "write an injected value as {{ experiment.path }}, or put literal braces in a code span",
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +149,17 @@ mod tests {
     fn code_is_searched_for_known_names_only() {
         let code = "{{ .Values.x }} {{ dns.zone }} {{dns|code}} {{ helm.x }} {{ dns.y";
         assert_eq!(in_code(code, |n| n == "dns"), ["dns.zone", "dns|code"]);
+    }
+
+    #[test]
+    fn a_value_cut_by_markup_names_what_cut_it() {
+        let e = unclosed("a {{ claim.<script> }} b\n", 2);
+        assert_eq!(
+            e.message,
+            "`{{ claim.<script> }}` is not a value: `<` cannot be part of one, and Markdown reads it as markup"
+        );
+        let e = unclosed("a {{ x.y\n}}", 2);
+        assert_eq!(e.message, "`{{` is never closed by `}}`");
     }
 
     #[test]

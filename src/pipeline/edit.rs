@@ -270,7 +270,12 @@ fn check_links(
     }
     let mut diags = Diagnostics::default();
     for &i in pages {
-        diags.extend(links::check_ids_at(&site.pages[i].url, output));
+        let page = &site.pages[i];
+        diags.extend(links::check_ids_at(
+            &page.url,
+            output,
+            super::files::source_of(page),
+        ));
     }
     for i in check {
         let targets = links::Targets {

@@ -168,8 +168,24 @@ pub(super) fn check_links(
         .collect();
     let mut diags = Diagnostics::default();
     all.into_iter().for_each(|d| diags.extend(d));
-    diags.extend(links::check_ids(output));
+    let by_file: std::collections::BTreeMap<String, &crate::site::Page> = site
+        .pages
+        .iter()
+        .map(|p| (format!("{}index.html", p.url.trim_start_matches('/')), p))
+        .collect();
+    diags.extend(links::check_ids(output, &|file| {
+        by_file.get(file).map(|p| source_of(p))
+    }));
     diags.into_result(())
+}
+
+/// The Markdown a page was made from, for errors about its output.
+pub(super) fn source_of(page: &crate::site::Page) -> links::Source<'_> {
+    links::Source {
+        path: &page.doc.path,
+        body: &page.doc.body,
+        body_line: page.doc.body_line,
+    }
 }
 
 /// The standalone pages' URLs against the articles', their links and the menus' against the

@@ -3,7 +3,7 @@
 //! `/tags/c/`: an error naming both and their files, fixed by a `[tags]` table in site.toml),
 //! and no tag without a URL (`!!!`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::Page;
 use crate::config::SiteConfig;
@@ -61,6 +61,7 @@ pub fn settle(config: &SiteConfig, pages: &mut [Page]) -> Result<Vec<Diagnostic>
         pages[i].doc.front.tags = settled;
     }
     let mut diags = Diagnostics::default();
+    let taken: BTreeSet<String> = kept.values().map(|(n, _)| tag_slug(config, n)).collect();
     let mut by_slug: BTreeMap<(Lang, String), (String, usize)> = BTreeMap::new();
     for ((lang, _), (name, first)) in &kept {
         let slug = tag_slug(config, name);
@@ -74,6 +75,24 @@ pub fn settle(config: &SiteConfig, pages: &mut [Page]) -> Result<Vec<Diagnostic>
                 .with_hint(format!(
                     "rename the tag, or give it a slug in site.toml: [tags] {} = \"my-tag\"",
                     toml_key(name)
+                )),
+            );
+            continue;
+        }
+        if slug.len() > crate::urls::MAX_SEGMENT {
+            diags.push(
+                Diagnostic::new(
+                    place(page),
+                    format!(
+                        "the tag `{name}` makes a URL segment of {} characters, longer than a folder's name may be ({})",
+                        slug.len(),
+                        crate::urls::MAX_SEGMENT
+                    ),
+                )
+                .with_hint(format!(
+                    "shorten the tag, or give it a short slug in site.toml: [tags] {} = \"{}\"",
+                    toml_key(name),
+                    free_slug(name, &taken)
                 )),
             );
             continue;
@@ -92,14 +111,27 @@ pub fn settle(config: &SiteConfig, pages: &mut [Page]) -> Result<Vec<Diagnostic>
                     ),
                 )
                 .with_hint(format!(
-                    "give one its own slug in site.toml: [tags] {} = \"{}\"",
+                    "if they are one tag, write it the same way in both; else give `{name}` its own slug in site.toml: [tags] {} = \"{}\"",
                     toml_key(name),
-                    crate::urls::suggestion(&name.replace('+', "p").replace('#', "sharp"))
+                    free_slug(name, &taken)
                 )),
             );
         }
     }
     diags.into_result(warnings)
+}
+
+/// A slug for tag `name` that no tag of the site has yet: its own (`C++` → `cpp`), else that
+/// with a number (`mạng` beside `mang` → `mang-2`).
+fn free_slug(name: &str, taken: &BTreeSet<String>) -> String {
+    let base = crate::urls::suggestion(&name.replace('+', "p").replace('#', "sharp"));
+    if !taken.contains(&base) {
+        return base;
+    }
+    (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|s| !taken.contains(s))
+        .unwrap_or(base)
 }
 
 /// `name` as a TOML key.

@@ -92,6 +92,14 @@ pub fn run_on(
     })
 }
 
+/// How a command on the host ended, for a message: `exit status 3`, or killed by a signal.
+fn status_text(status: Option<i32>) -> String {
+    status.map_or_else(
+        || "ssh was ended by a signal".to_string(),
+        |code| format!("exit status {code}"),
+    )
+}
+
 /// The host `name` of `site.toml`, or an error naming those it has.
 fn find_host<'c>(config: &'c SiteConfig, name: &str) -> Result<&'c HostConfig, Diagnostic> {
     if let Some(host) = config.hosts.get(name) {
@@ -247,7 +255,7 @@ impl Remote<'_> {
         let Some(probe) = scripts::read_probe(&stdout).filter(|_| reply.status == Some(0)) else {
             return Err(self.error(
                 "connect",
-                &format!("the host's shell did not run measured's check (exit status {:?})", reply.status),
+                &format!("the host's shell did not run measured's check ({})", status_text(reply.status)),
                 &reply.stderr,
                 "measured runs `sh -c '…'` through the login shell: the account needs a POSIX shell (sh, bash, dash, zsh)",
             ));
@@ -296,18 +304,37 @@ impl Remote<'_> {
         if reply.status == Some(0) && reply.stdout.ends_with(b"measured-copy-ok\n") {
             return Ok(());
         }
-        Err(self.error(
-            "copy",
-            &format!(
-                "the experiments could not be unpacked into {} (exit status {:?})",
-                self.host.dir, reply.status
+        let name = &self.host.name;
+        let (what, hint) = match reply.status {
+            Some(scripts::NOT_OURS) => (
+                format!(
+                    "the folder {} on the host holds files measured did not put there, and measured writes only into a folder of its own",
+                    self.host.dir
+                ),
+                format!(
+                    "choose a folder that is new or empty with dir = \"…\" in [hosts.{name}], or empty {} on the host yourself",
+                    self.host.dir
+                ),
             ),
-            &reply.stderr,
-            &format!(
-                "check that the host can write there, or choose another dir = \"…\" in [hosts.{}]",
-                self.host.name
+            Some(scripts::UNPACK_FAILED) => (
+                format!(
+                    "the host's tar could not unpack the experiments into {}",
+                    self.host.dir
+                ),
+                "its error is above; check the space left on the host (`df -h` there)".to_string(),
             ),
-        ))
+            status => (
+                format!(
+                    "the experiments could not be written into {} ({})",
+                    self.host.dir,
+                    status_text(status)
+                ),
+                format!(
+                    "check that the host can write there, or choose another dir = \"…\" in [hosts.{name}]"
+                ),
+            ),
+        };
+        Err(self.error("copy", &what, &reply.stderr, &hint))
     }
 
     /// The host's machine, as it describes itself.
@@ -439,7 +466,7 @@ impl Remote<'_> {
         let Some(ran) = scripts::read_run(&reply.stdout) else {
             return Err(Stop::Host(self.error(
                 &format!("run {name}"),
-                &format!("the host's answer is not what measured's run script prints (exit status {:?})", reply.status),
+                &format!("the host's answer is not what measured's run script prints ({})", status_text(reply.status)),
                 &reply.stderr,
                 &format!("is the experiment built on the host? `measured run --on {}` builds it first; run it again", self.host.name),
             )));
@@ -449,6 +476,7 @@ impl Remote<'_> {
                 .status
                 .map_or(runner::Exit::TimedOut, runner::Exit::Code),
             stdout: String::from_utf8_lossy(&ran.stdout).into_owned(),
+            stdout_total: ran.stdout_total,
             stderr: reply.stderr,
             results: ran.results,
             started_at,

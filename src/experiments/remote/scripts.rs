@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::ssh::{quote, quote_path};
 use crate::config::HostConfig;
 use crate::experiments::machine::Facts;
+use crate::experiments::{results_file, runner};
 
 /// What every script starts with: the host's folders before its PATH (rustup's
 /// `~/.cargo/bin`, which a non-interactive session often lacks, then the host's `path`), and
@@ -59,16 +60,21 @@ pub fn read_probe(stdout: &str) -> Option<Probe> {
     })
 }
 
+/// [`copy`]'s exit status when the host's folder holds files measured did not put there.
+pub const NOT_OURS: i32 = 96;
+/// [`copy`]'s exit status when tar could not unpack the archive.
+pub const UNPACK_FAILED: i32 = 94;
+
 /// Replaces the host's copy of the workspace, `$d/src`, with the tar archive on stdin,
 /// keeping `$d/target` (the build cache). A folder measured did not make is left alone.
 pub fn copy(host: &HostConfig) -> String {
     format!(
         r#"{}if [ -d "$d" ] && [ ! -e "$d/.measured-run" ] && [ -n "$(ls -A "$d")" ]; then
-  echo "measured: $d holds files measured did not put there; it writes only into a folder of its own" >&2; exit 96
+  echo "measured: $d holds files measured did not put there; it writes only into a folder of its own" >&2; exit {NOT_OURS}
 fi
 mkdir -p "$d" && : >"$d/.measured-run" || exit 95
 rm -rf "$d/src.new" && mkdir "$d/src.new" || exit 95
-tar -x -f - -C "$d/src.new" || exit 94
+tar -x -f - -C "$d/src.new" || exit {UNPACK_FAILED}
 rm -rf "$d/src" && mv "$d/src.new" "$d/src" || exit 95
 echo measured-copy-ok
 "#,
@@ -166,21 +172,34 @@ pub struct RunScript<'a> {
 
 /// Runs experiment `name` once, as the local runner does: from its folder, stdin from
 /// `/dev/null`, `MEASURED_RESULTS` an absolute path, never in quick mode (its results are for
-/// publishing); killed at the timeout, and whatever it left in the session killed after it
-/// (`exec sh` makes the script the session's leader; `ps -g` lists the session's processes).
-/// Prints a header (its status, the load averages around it, the sizes of its stdout and
-/// results file), then its stdout and its results file, byte for byte.
+/// publishing); in a PID namespace of its own when the host's `unshare` makes one (whatever
+/// it started dies with it), killed at the timeout; and whatever it left in the session or
+/// that carries the run's tag in its environment killed after it (`exec sh` makes the script
+/// the session's leader; `ps -g` lists the session's processes). Its stdout and stderr go to
+/// files, so that nothing it leaves holds the connection open. Prints a header (its status,
+/// the load averages around it, how much of its stdout and results file follow and their
+/// sizes), then the start of its stdout and its results file, byte for byte; then the end of
+/// its stderr on stderr.
 pub fn run(host: &HostConfig, r: &RunScript<'_>) -> String {
+    let ns = "--pid --fork --kill-child";
     format!(
-        r#"{}n={}; t={}
+        r#"{}n={}; t={}; oc={}; rc={}
 cd "$d/src/$n" || exit 93
 mkdir -p "$d/scratch" || exit 95
-r="$d/scratch/$n.results.json"; o="$d/scratch/$n.stdout"; m="$d/scratch/$n.timed-out"
-rm -f "$r" "$o" "$m"
+r="$d/scratch/$n.results.json"; o="$d/scratch/$n.stdout"; e="$d/scratch/$n.stderr"; m="$d/scratch/$n.timed-out"
+rm -f "$r" "$o" "$e" "$m"
 unset MEASURED_QUICK
 MEASURED_RESULTS="$r"; export MEASURED_RESULTS
+tag="run-$$-$(date +%s)"; b="$d/target/release/$n"; u=
+if unshare {ns} true 2>/dev/null; then u="unshare {ns} --"
+elif unshare --user --map-current-user {ns} true 2>/dev/null; then u="unshare --user --map-current-user {ns} --"
+fi
 l0=$(cat /proc/loadavg 2>/dev/null)
-"$d/target/release/$n" </dev/null >"$o" &
+if [ -n "$u" ]; then
+  MEASURED_RUN="$tag" $u sh -c '"$0"; exit $?' "$b" </dev/null >"$o" 2>"$e" &
+else
+  MEASURED_RUN="$tag" "$b" </dev/null >"$o" 2>"$e" &
+fi
 p=$!
 (trap 'kill "$z" 2>/dev/null; exit 0' TERM; sleep "$t" & z=$!; wait "$z"; : >"$m"; kill -KILL "$p" 2>/dev/null) </dev/null >/dev/null 2>&1 &
 w=$!
@@ -192,16 +211,30 @@ if [ "$g" = "$$" ]; then
     if [ "$q" != "$$" ]; then kill -KILL "$q" 2>/dev/null; fi
   done
 fi
+if [ -z "$u" ]; then
+  for round in 1 2 3; do
+    for f in /proc/[0-9]*/environ; do
+      q=${{f#/proc/}}; q=${{q%/environ}}
+      if [ "$q" != "$$" ] && tr '\000' '\n' <"$f" 2>/dev/null | grep -qxF "MEASURED_RUN=$tag"; then kill -KILL "$q" 2>/dev/null; fi
+    done
+  done
+fi
 l1=$(cat /proc/loadavg 2>/dev/null)
 if [ -e "$m" ]; then s=timeout; fi
-if [ -f "$r" ]; then rb=$(wc -c <"$r" | tr -d ' '); else rb=none; fi
-printf 'measured-run 1\nstatus %s\nload_before %s\nload_after %s\nstdout %s\nresults %s\n' "$s" "$l0" "$l1" "$(wc -c <"$o" | tr -d ' ')" "$rb"
-cat "$o"; if [ -f "$r" ]; then cat "$r"; fi
-rm -f "$r" "$o" "$m"
+ob=$(wc -c <"$o" | tr -d ' '); ok=$ob; if [ "$ob" -gt "$oc" ]; then ok=$oc; fi
+if [ -f "$r" ]; then rb=$(wc -c <"$r" | tr -d ' '); rk=$rb; if [ "$rb" -gt "$rc" ]; then rk=0; fi; res="$rk $rb"; else res=none; fi
+printf 'measured-run 2\nstatus %s\nload_before %s\nload_after %s\nstdout %s %s\nresults %s\n' "$s" "$l0" "$l1" "$ok" "$ob" "$res"
+dd if="$o" bs=1024 count=$((oc / 1024)) 2>/dev/null
+if [ -f "$r" ] && [ "$rk" -gt 0 ]; then cat "$r"; fi
+tail -c {} "$e" >&2
+rm -f "$r" "$o" "$e" "$m"
 "#,
         prelude(host),
         quote(r.name),
-        r.timeout.as_secs().max(1)
+        r.timeout.as_secs().max(1),
+        runner::LIMITS.stdout,
+        results_file::MAX_BYTES,
+        runner::LIMITS.stderr,
     )
 }
 
@@ -212,9 +245,12 @@ pub struct RunReply {
     pub status: Option<i32>,
     pub load_before: [f64; 3],
     pub load_after: [f64; 3],
+    /// The start of its stdout.
     pub stdout: Vec<u8>,
+    /// The size of its stdout.
+    pub stdout_total: u64,
     /// Its results file, if it wrote one.
-    pub results: Option<Vec<u8>>,
+    pub results: Option<runner::Results>,
 }
 
 /// Reads [`run`]'s output; `None` if it is not what the script prints (it did not run to its
@@ -227,7 +263,7 @@ pub fn read_run(bytes: &[u8]) -> Option<RunReply> {
         let line = std::str::from_utf8(&rest[..end]).ok()?;
         rest = &rest[end + 1..];
         if i == 0 {
-            (line == "measured-run 1").then_some(())?;
+            (line == "measured-run 2").then_some(())?;
             continue;
         }
         let (key, value) = line.split_once(' ').unwrap_or((line, ""));
@@ -237,21 +273,33 @@ pub fn read_run(bytes: &[u8]) -> Option<RunReply> {
         "timeout" => None,
         s => Some(s.parse().ok()?),
     };
-    let out_len: usize = header.get("stdout")?.parse().ok()?;
-    let results_len: Option<usize> = match *header.get("results")? {
-        "none" => None,
-        n => Some(n.parse().ok()?),
+    let sizes = |key: &str| -> Option<(usize, u64)> {
+        let (kept, total) = header.get(key)?.split_once(' ')?;
+        Some((kept.parse().ok()?, total.parse().ok()?))
     };
-    if rest.len() != out_len + results_len.unwrap_or(0) {
+    let (out_kept, stdout_total) = sizes("stdout")?;
+    let results = match *header.get("results")? {
+        "none" => None,
+        _ => Some(sizes("results")?),
+    };
+    let results_kept = results.map_or(0, |(kept, _)| kept);
+    if rest.len() != out_kept + results_kept {
         return None;
     }
-    let (stdout, results) = rest.split_at(out_len);
+    let (stdout, results_bytes) = rest.split_at(out_kept);
     Some(RunReply {
         status,
         load_before: crate::experiments::machine::loads(header.get("load_before")?),
         load_after: crate::experiments::machine::loads(header.get("load_after")?),
         stdout: stdout.to_vec(),
-        results: results_len.map(|_| results.to_vec()),
+        stdout_total,
+        results: results.map(|(kept, total)| {
+            if kept as u64 == total {
+                runner::Results::Read(results_bytes.to_vec())
+            } else {
+                runner::Results::TooLarge(total)
+            }
+        }),
     })
 }
 
@@ -261,18 +309,31 @@ mod tests {
 
     #[test]
     fn a_run_reply_is_read_byte_for_byte_and_a_cut_one_is_refused() {
-        let reply = b"measured-run 1\nstatus 0\nload_before 0.50 0.25 0.10 1/200 42\nload_after \nstdout 7\nresults 8\nhi\n\n==\n{\"x\":1}\n";
+        let reply = b"measured-run 2\nstatus 0\nload_before 0.50 0.25 0.10 1/200 42\nload_after \nstdout 7 7\nresults 8 8\nhi\n\n==\n{\"x\":1}\n";
         let r = read_run(reply).unwrap();
         assert_eq!(r.status, Some(0));
         assert_eq!(r.load_before, [0.5, 0.25, 0.1]);
         assert_eq!(r.load_after, [0.0; 3]);
-        assert_eq!(r.stdout, b"hi\n\n==\n");
-        assert_eq!(r.results.as_deref(), Some(&b"{\"x\":1}\n"[..]));
+        assert_eq!(
+            (r.stdout.as_slice(), r.stdout_total),
+            (&b"hi\n\n==\n"[..], 7)
+        );
+        assert_eq!(
+            r.results,
+            Some(runner::Results::Read(b"{\"x\":1}\n".to_vec()))
+        );
         assert_eq!(read_run(&reply[..reply.len() - 1]), None);
         let none =
-            b"measured-run 1\nstatus timeout\nload_before\nload_after\nstdout 0\nresults none\n";
+            b"measured-run 2\nstatus timeout\nload_before\nload_after\nstdout 0 0\nresults none\n";
         let r = read_run(none).unwrap();
         assert_eq!((r.status, r.results), (None, None));
+        let big = b"measured-run 2\nstatus 0\nload_before\nload_after\nstdout 2 900000000\nresults 0 5000000\nab";
+        let r = read_run(big).unwrap();
+        assert_eq!(
+            (r.stdout.as_slice(), r.stdout_total),
+            (&b"ab"[..], 900_000_000)
+        );
+        assert_eq!(r.results, Some(runner::Results::TooLarge(5_000_000)));
         assert_eq!(read_run(b"bash: sh: not found\n"), None);
     }
 

@@ -12,6 +12,12 @@ use crate::config::HostConfig;
 /// Seconds ssh waits for a host to answer before it gives up.
 pub const CONNECT_TIMEOUT_SECS: u32 = 10;
 
+/// The most of a reply's stdout kept: more than any script prints (a run's is bounded by its
+/// limits), so a longer one is not a reply of measured's scripts.
+const MAX_STDOUT: u64 = 64 << 20;
+/// The last lines of a reply's stderr kept (cargo's errors, an experiment's end of stderr).
+const MAX_STDERR_LINES: usize = 2000;
+
 /// `s` as one word of a POSIX shell command: in single quotes, each `'` written `'\''`.
 pub fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
@@ -121,24 +127,31 @@ impl Ssh {
                     let _ = pipe.write_all(input);
                 });
             }
+            // Both read to their end (ssh must not block on a full pipe), within bounds: a
+            // reply longer than any script's is not read whole.
             let out = scope.spawn(move || {
                 let mut buf = Vec::new();
-                if let Some(mut p) = stdout {
+                if let Some(p) = stdout {
+                    let mut p = p.take(MAX_STDOUT);
                     let _ = p.read_to_end(&mut buf);
+                    let _ = std::io::copy(&mut p.into_inner(), &mut std::io::sink());
                 }
                 buf
             });
             let err = scope.spawn(move || {
-                let mut lines = Vec::new();
+                let mut lines = std::collections::VecDeque::new();
                 if let Some(p) = stderr {
                     for line in BufReader::new(p).lines().map_while(Result::ok) {
                         if let Some(on_line) = call.on_line {
                             on_line(&line);
                         }
-                        lines.push(line);
+                        if lines.len() == MAX_STDERR_LINES {
+                            lines.pop_front();
+                        }
+                        lines.push_back(line);
                     }
                 }
-                lines.join("\n")
+                Vec::from(lines).join("\n")
             });
             let status = wait(&mut child, call.timeout);
             let stdout = out.join().unwrap_or_default();
