@@ -57,6 +57,7 @@ pub mod math;
 pub mod output;
 pub mod pages;
 pub mod pipeline;
+pub mod reference;
 pub mod render;
 pub mod scaffold;
 pub mod search;

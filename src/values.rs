@@ -7,9 +7,9 @@ use serde_json::Value;
 use crate::experiments::{Measurement, Measurements};
 use crate::format::Filter;
 use crate::lang::Lang;
-use crate::markdown::HookError;
+use crate::reference::{HookError, Reference};
 
-pub use crate::experiments::MACHINE;
+pub use crate::reference::MACHINE;
 
 /// What kind of number a value is, which picks its default filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,12 +198,11 @@ pub fn measurement<'m>(
     reference: &str,
 ) -> Result<(&'m Measurement, &'m str, String), HookError> {
     check_dots(reference.trim())?;
-    let (name, path) = reference.split_once('.').unwrap_or((reference, ""));
-    let name = name.trim();
+    let Reference { name, path, .. } = Reference::parse(reference);
     match m.by_name.get(name) {
         Some(found) => {
             let (key, _) = m.by_name.get_key_value(name).expect("present");
-            Ok((found, key.as_str(), path.trim().to_string()))
+            Ok((found, key.as_str(), path.to_string()))
         }
         None => {
             let names: Vec<&str> = m.crates.keys().map(String::as_str).collect();

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::experiments::{Measurement, Measurements, combine};
-use crate::markdown::HookError;
+use crate::reference::{HookError, Reference};
 use crate::values::{self, Kind};
 
 /// An exact value: a literal, or a number every run gave the same.
@@ -96,7 +96,7 @@ pub fn runs_of(found: &Measurement) -> Vec<&Value> {
 
 /// The path inside the results that `reference` names.
 pub fn path_of(reference: &str) -> &str {
-    reference.split_once('.').map_or("", |(_, p)| p.trim())
+    Reference::parse(reference).path
 }
 
 /// The quantity at `path` of the runs `runs` (results values), named `reference` in errors.

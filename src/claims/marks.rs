@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, Diagnostics, Place};
 
 /// The first segment of a marker: `{{ claim.handshake-cost }}`; the experiment stage refuses
 /// an experiment of that name.
-pub use crate::experiments::CLAIM;
+pub use crate::reference::CLAIM;
 
 /// A marker written in a body: the claim id it names, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,9 +22,7 @@ pub struct Mark {
 
 /// `claim.id` → `id`, for an expression written between `{{ }}` (filters aside).
 pub fn marked_id(expr: &str) -> Option<&str> {
-    let reference = expr.split('|').next().unwrap_or_default().trim();
-    let (first, id) = reference.split_once('.')?;
-    (first.trim() == CLAIM).then(|| id.trim())
+    crate::reference::Reference::parse(expr).claim_id()
 }
 
 /// One page of an article as the marker check reads it.

@@ -27,11 +27,8 @@ use crate::diag::Diagnostics;
 
 pub use workspace::CrateInfo;
 
-/// The first name of `{{ machine.cores }}` and the other values of the measuring machine: no
-/// experiment may take it.
-pub const MACHINE: &str = "machine";
-/// The first name of a claim marker (`{{ claim.id }}`), which no experiment may take either.
-pub const CLAIM: &str = "claim";
+/// The names no experiment may take (`{{ machine.cores }}`, `{{ claim.id }}`).
+pub use crate::reference::{CLAIM, MACHINE};
 
 /// Which stored results to ignore.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

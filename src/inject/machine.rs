@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use crate::claims::{self, ArticleClaims, Decision};
+use crate::claims::{ArticleClaims, Decision};
 use crate::experiments::Measurement;
 use crate::lang::Lang;
 use crate::markdown::{BlockKind, HookError, Hooks};
@@ -28,14 +28,14 @@ pub struct PageHooks<'p, 'a> {
 
 impl Hooks for PageHooks<'_, '_> {
     fn inline(&self, expr: &str, lang: &Lang) -> Result<String, HookError> {
-        let reference = expr.split('|').next().unwrap_or_default().trim();
-        if let Some(id) = claims::marked_id(expr) {
+        let r = crate::reference::Reference::parse(expr);
+        if let Some(id) = r.claim_id() {
             return self.injector.claim_mark(self.claims, id, lang, &self.slots);
         }
-        match reference.split_once('.') {
-            Some((MACHINE, field)) => {
-                let m = self.measuring(reference)?;
-                let v = value(m, field.trim(), reference)?;
+        match (r.name, r.path) {
+            (MACHINE, field) if r.text.contains('.') => {
+                let m = self.measuring(r.text)?;
+                let v = value(m, field, r.text)?;
                 self.injector.show(m, &v, expr, lang, &self.slots)
             }
             _ => self.injector.inline_on(expr, lang, &self.slots),

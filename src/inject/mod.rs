@@ -108,7 +108,7 @@ impl Injector<'_> {
         lang: &Lang,
         slots: &Slots,
     ) -> Result<String, HookError> {
-        let reference = expr.split('|').next().unwrap_or_default().trim();
+        let reference = crate::reference::Reference::parse(expr).text;
         let (m, v) = values::resolve(self.measurements, reference)?;
         self.show(m, v, expr, lang, slots)
     }
@@ -187,16 +187,15 @@ impl Injector<'_> {
 
 /// `exp.path | code` → `exp.path`.
 fn code_filter(expr: &str) -> Option<&str> {
-    let (reference, filter) = expr.split_once('|')?;
-    (filter.trim() == "code").then(|| reference.trim())
+    let r = crate::reference::Reference::parse(expr);
+    (r.filter == Some("code")).then_some(r.text)
 }
 
 /// `exp.path | filter` → (`exp.path`, filter).
 fn split_filter(expr: &str) -> Result<(&str, Option<Filter>), HookError> {
-    match expr.split_once('|') {
-        Some((r, f)) => Ok((r.trim(), Some(Filter::parse(f).map_err(HookError::new)?))),
-        None => Ok((expr.trim(), None)),
-    }
+    let r = crate::reference::Reference::parse(expr);
+    let filter = r.filter.map(Filter::parse).transpose();
+    Ok((r.text, filter.map_err(HookError::new)?))
 }
 
 impl Injector<'_> {

@@ -84,7 +84,7 @@ fn with_values(
                     .hooks
                     .inline(expr, input.lang)
                     .map_err(|e| (start + at, e))?;
-                let reference = expr.split('|').next().unwrap_or_default().trim();
+                let reference = crate::reference::Reference::parse(expr).text;
                 injected.insert(reference.to_string());
                 let mut shown = Text::default();
                 shown.push_html(&html);

@@ -93,26 +93,7 @@ pub enum BlockKind {
     Machines,
 }
 
-/// What went wrong in a hook, without a place (the Markdown stage adds it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HookError {
-    pub message: String,
-    pub hint: Option<String>,
-}
-
-impl HookError {
-    pub fn new(message: impl Into<String>) -> Self {
-        HookError {
-            message: message.into(),
-            hint: None,
-        }
-    }
-
-    pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.hint = Some(hint.into());
-        self
-    }
-}
+pub use crate::reference::HookError;
 
 /// The experiment stage's entry points into the Markdown stage.
 pub trait Hooks: Sync {

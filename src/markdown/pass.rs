@@ -590,7 +590,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                 .unwrap_or(from);
             from = at + 2;
             let at = range.start + at;
-            let reference = expr.split('|').next().unwrap_or_default().trim();
+            let reference = crate::reference::Reference::parse(expr).text;
             let hint = if crate::claims::marked_id(expr).is_some() {
                 format!("write {{{{ {reference} }}}} after the sentence, outside the {outside}")
             } else {

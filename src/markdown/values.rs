@@ -51,7 +51,7 @@ pub(super) fn in_code(code: &str, known: impl Fn(&str) -> bool) -> Vec<&str> {
             break;
         };
         let expr = code[open + 2..close].trim();
-        let name = expr.split(['.', '|']).next().unwrap_or_default().trim();
+        let name = crate::reference::Reference::parse(expr).name;
         if !expr.contains('\n') && known(name) {
             found.push(expr);
         }
@@ -92,7 +92,7 @@ impl Values {
                     match marked_id(expr) {
                         Some(id) => self.marks.push((id.to_string(), at)),
                         None => {
-                            let reference = expr.split('|').next().unwrap_or_default().trim();
+                            let reference = crate::reference::Reference::parse(expr).text;
                             self.injected.insert(reference.to_string());
                         }
                     }

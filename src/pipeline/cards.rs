@@ -81,7 +81,7 @@ fn card_of(site: &Site, hooks: &Injector<'_>, i: usize) -> Result<Card, Diagnost
 /// What a value is called when the front matter gives no label: the last segment of its
 /// path, words apart (`dns.lookup.cold_over_cached | ratio` → `cold over cached`).
 fn name_of(expr: &str) -> String {
-    let reference = expr.split('|').next().unwrap_or_default().trim();
+    let reference = crate::reference::Reference::parse(expr).text;
     reference
         .rsplit('.')
         .next()

@@ -235,7 +235,7 @@ pub(super) fn refs_of(doc: &SourceDoc) -> BTreeSet<String> {
     }
     // The social card's headline value (`card: experiment.path`).
     if let Some((card, _)) = &doc.front.card {
-        let name = card.split(['.', '|']).next().unwrap_or_default().trim();
+        let name = crate::reference::Reference::parse(card).name;
         names.insert(name.to_string());
     }
     names
