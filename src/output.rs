@@ -32,15 +32,19 @@ pub trait Store: Sync {
 
 /// An output file as rendering hands it on: held, or written, with what the checks read of it.
 #[derive(Debug)]
-pub enum Kept {
+pub enum Placed {
     Held(Arc<[u8]>),
     Written(Ids),
 }
 
 /// Writes the file `path` to `store` if there is one (on the caller's thread), else holds it.
-pub fn keep(store: Option<&dyn Store>, path: &str, bytes: Arc<[u8]>) -> Result<Kept, Diagnostic> {
+pub fn place(
+    store: Option<&dyn Store>,
+    path: &str,
+    bytes: Arc<[u8]>,
+) -> Result<Placed, Diagnostic> {
     let Some(store) = store else {
-        return Ok(Kept::Held(bytes));
+        return Ok(Placed::Held(bytes));
     };
     store.put(path, &bytes)?;
     let ids = if path.ends_with(".html") {
@@ -50,7 +54,7 @@ pub fn keep(store: Option<&dyn Store>, path: &str, bytes: Arc<[u8]>) -> Result<K
     } else {
         Arc::from([])
     };
-    Ok(Kept::Written(ids))
+    Ok(Placed::Written(ids))
 }
 
 /// Where the values of the `id="…"` attributes of an HTML page are (an `id` after whitespace,
@@ -84,11 +88,11 @@ impl Output {
         self.files.insert(path, bytes);
     }
 
-    /// Adds a file as [`keep`] handed it on.
-    pub fn insert_kept(&mut self, path: String, kept: Kept) {
-        match kept {
-            Kept::Held(bytes) => self.insert_shared(path, bytes),
-            Kept::Written(ids) => {
+    /// Adds a file as [`place`] handed it on.
+    pub fn insert_placed(&mut self, path: String, placed: Placed) {
+        match placed {
+            Placed::Held(bytes) => self.insert_shared(path, bytes),
+            Placed::Written(ids) => {
                 self.files.remove(&path);
                 self.written.insert(path, ids);
             }
@@ -191,10 +195,10 @@ mod tests {
         let html: Arc<[u8]> =
             Arc::from(b"<h2 id=\"a\">x</h2><p data-id=\"b\" id=\"a\">".as_slice());
         let mut output = Output::default();
-        let kept = keep(Some(&store), "x/index.html", html.clone()).unwrap();
-        output.insert_kept("x/index.html".into(), kept);
-        let kept = keep(Some(&store), "x/data.json", Arc::from(b"{}".as_slice())).unwrap();
-        output.insert_kept("x/data.json".into(), kept);
+        let placed = place(Some(&store), "x/index.html", html.clone()).unwrap();
+        output.insert_placed("x/index.html".into(), placed);
+        let placed = place(Some(&store), "x/data.json", Arc::from(b"{}".as_slice())).unwrap();
+        output.insert_placed("x/data.json".into(), placed);
         assert_eq!(
             *store.0.lock().unwrap(),
             [
@@ -233,7 +237,10 @@ mod tests {
         let mut output = Output::default();
         let html: Arc<[u8]> =
             Arc::from(b"<h2 id=\"a\">x</h2><p data-id=\"b\" id=\"a\">".as_slice());
-        output.insert_kept("i.html".into(), keep(None, "i.html", html.clone()).unwrap());
+        output.insert_placed(
+            "i.html".into(),
+            place(None, "i.html", html.clone()).unwrap(),
+        );
         assert_eq!(output.get("i.html"), Some(&html[..]));
         let ids = output.with_ids("i.html", |ids| ids.collect::<Vec<_>>().join(" "));
         assert_eq!(ids.as_deref(), Some("a a"));

@@ -28,6 +28,7 @@ mod edit;
 mod emit;
 mod files;
 mod inputs;
+mod last;
 mod marks;
 mod measure;
 mod memo;
@@ -277,7 +278,7 @@ fn build_once(
         once: true,
         ..Session::new(opts.clone())
     };
-    let built = session.keeping(|session| session.build_whole(progress, store));
+    let built = session.forget_on_failure(|session| session.build_whole(progress, store));
     // Nothing reads a one-off session's memo again, and freeing it (every article's source,
     // body and text) takes a while: on another thread, while the caller writes the site.
     std::thread::spawn(move || drop(session));
@@ -339,7 +340,7 @@ impl Session {
 
     /// Runs every stage but writing.
     pub fn build(&mut self, progress: &dyn Progress) -> Result<Built, Diagnostics> {
-        self.keeping(|session| session.build_whole(progress, None))
+        self.forget_on_failure(|session| session.build_whole(progress, None))
     }
 
     /// Builds after the files `changed` (paths relative to the site root) changed, and
@@ -351,7 +352,7 @@ impl Session {
         changed: &[PathBuf],
         progress: &dyn Progress,
     ) -> Result<Built, Diagnostics> {
-        self.keeping(|session| match session.edit_bodies(changed)? {
+        self.forget_on_failure(|session| match session.edit_bodies(changed)? {
             Some(built) => Ok(built),
             None => session.build_whole(progress, None),
         })
@@ -360,13 +361,13 @@ impl Session {
     /// Runs `build`. What the last build was made from ([`Memo::kept`]) stands for the next
     /// only while builds succeed: a failed one leaves the sources ahead of it, and the next
     /// build is whole.
-    fn keeping(
+    fn forget_on_failure(
         &mut self,
         build: impl FnOnce(&mut Session) -> Result<Built, Diagnostics>,
     ) -> Result<Built, Diagnostics> {
         let built = build(self);
         if built.is_err() {
-            self.memo.kept = None;
+            self.memo.last_build = None;
         }
         built
     }
@@ -487,7 +488,7 @@ impl Session {
             let keys = bodies.keys.iter().copied();
             self.memo
                 .bodies
-                .keep(keys.zip(inputs.bodies.iter().cloned()));
+                .retain(keys.zip(inputs.bodies.iter().cloned()));
         }
         let ran = std::mem::take(&mut measured.ran);
         let mut built = built_of(&inputs, ran, m, work, emitted, warnings);
@@ -495,7 +496,7 @@ impl Session {
         built.process_runs = measured.process_runs;
         // A forced rerun measures at every build: edits after it go through the whole build;
         // a one-off session has no later build.
-        self.memo.kept = (measured.kept && !self.once).then(|| edit::Kept {
+        self.memo.last_build = (measured.reusable && !self.once).then(|| last::LastBuild {
             anchor_links: edit::anchor_links(&inputs.site, &inputs.bodies),
             measurements: measured.measurements.clone(),
             claims: measured.claims.clone(),

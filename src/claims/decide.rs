@@ -3,9 +3,9 @@
 //! (or outside the band), and is *inconclusive* otherwise. `==` and `!=` compare exact values
 //! only.
 
-use super::explain::show;
 use super::interval::{self, Quantity};
 use super::parse::{Cmp, Expr, Operand, Tolerance, Value};
+use super::shown::show;
 use crate::experiments::Measurements;
 
 /// What the measurements say of a claim.

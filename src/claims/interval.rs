@@ -136,7 +136,7 @@ pub fn of_runs(runs: &[&Value], path: &str, reference: &str) -> Result<Quantity,
 /// The quantity at `path` of the runs combined as a page shows them (a derived value from
 /// its combined parts, with the interval of its runs' own values).
 fn combined(runs: &[&Value], path: &str, kind: &str, alike: usize) -> Option<Quantity> {
-    let all = combine::combine(runs);
+    let all = crate::experiments::derived::combined(runs);
     let (value, (low, high)) = crate::experiments::derived::point(values::at(&all, path).ok()?)?;
     let exact = (low == value && high == value).then_some(Exact::Float(value));
     Some(Quantity {

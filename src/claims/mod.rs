@@ -12,6 +12,7 @@ pub mod margin;
 mod marks;
 mod parse;
 pub mod report;
+mod shown;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -115,17 +115,15 @@ pub fn numbers(values: &[f64]) -> Estimate {
 /// and `runs`, `run_medians` added; a ratio, share or number object likewise (`value`, `low`,
 /// `high`, `run_values`); a plain number that differs between runs is the median of the runs'
 /// numbers; anything else is the latest run's. Where runs disagree on the structure, the
-/// latest run's structure wins and only the runs that share it are combined. Then every
-/// derived value (a `derived` object naming its operation and parts) is computed again from
-/// the combined parts ([`super::derived`]).
+/// latest run's structure wins and only the runs that share it are combined. (Derived values
+/// are computed again from the combined parts by [`super::derived::combined`], which pages
+/// and claims read.)
 pub fn combine(runs: &[&Value]) -> Value {
-    let mut combined = match runs {
-        [] => return Value::Null,
+    match runs {
+        [] => Value::Null,
         [one] => (*one).clone(),
         _ => node(runs),
-    };
-    super::derived::recompute(&mut combined, runs);
-    combined
+    }
 }
 
 fn node(runs: &[&Value]) -> Value {

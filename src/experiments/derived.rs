@@ -141,6 +141,14 @@ pub fn point(v: &Value) -> Option<(f64, (f64, f64))> {
     Some((x, (field(low), field(high))))
 }
 
+/// The runs' results combined ([`combine::combine`]), with every derived value computed again
+/// from the combined parts: the one combination every figure of a page comes from.
+pub fn combined(runs: &[&Value]) -> Value {
+    let mut all = combine::combine(runs);
+    recompute(&mut all, runs);
+    all
+}
+
 /// Computes every derived value of `combined` again from its combined parts, with the
 /// interval of the runs' own values of it (`runs`, each run's results); parts that are
 /// derived themselves are computed first. A derived value whose parts are missing is left as
@@ -303,7 +311,7 @@ mod tests {
         // 1.6876×, which the page shows next to them; the median of the runs' ratios (1.6876,
         // 1.7857, 1.6164) would not be their quotient.
         let runs = [run(121.0, 71.7), run(125.0, 70.0), run(118.0, 73.0)];
-        let c = combine::combine(&runs.iter().collect::<Vec<_>>());
+        let c = combined(&runs.iter().collect::<Vec<_>>());
         let a = c["a"]["median"].as_f64().unwrap();
         let b = c["b"]["median"].as_f64().unwrap();
         assert_eq!((a, b), (121.0, 71.7));
@@ -322,7 +330,7 @@ mod tests {
     #[test]
     fn one_run_takes_its_interval_from_its_parts() {
         let one = run(200.0, 100.0);
-        let c = combine::combine(&[&one]);
+        let c = combined(&[&one]);
         assert_eq!(c["r"]["value"], 2.0);
         assert_eq!(c["r"]["low"].as_f64().unwrap(), 198.0 / 101.0);
         assert_eq!(c["r"]["high"].as_f64().unwrap(), 202.0 / 99.0);

@@ -100,7 +100,7 @@ pub struct Record {
     pub experiment: String,
     /// Everything the results depend on, hashed: reuse the record while it matches.
     pub key: String,
-    /// The runs combined ([`combine::combine`]), in the shapes the experiment wrote.
+    /// The runs combined ([`derived::combined`]), in the shapes the experiment wrote.
     pub results: serde_json::Value,
     /// What the latest run printed on stdout.
     pub output: String,
@@ -117,7 +117,7 @@ impl Record {
     /// The record of `runs` (at least one).
     pub fn of_runs(experiment: &str, key: &str, runs: Vec<Run>) -> Record {
         let results: Vec<&serde_json::Value> = runs.iter().map(|r| &r.results).collect();
-        let results = combine::combine(&results);
+        let results = derived::combined(&results);
         let last = runs.last().expect("a record has a run");
         let provenance = Provenance {
             load_before: runs[0].provenance.load_before,

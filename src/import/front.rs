@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::source::Post;
+use super::post::Post;
 use super::{Generator, Note};
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::frontmatter;

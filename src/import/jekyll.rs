@@ -5,7 +5,7 @@ use std::path::Path;
 
 use walkdir::WalkDir;
 
-use super::source::{Found, Origin, Post, split_lang};
+use super::post::{Found, Origin, Post, split_lang};
 use crate::diag::Diagnostics;
 
 /// Folders Jekyll never publishes, besides those starting with `_` or `.`.

@@ -16,6 +16,7 @@ mod lists;
 mod menus;
 mod old_urls;
 mod plan;
+mod post;
 mod report;
 mod sections;
 mod site_toml;

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::front::Converted;
-use super::source::{Origin, Post};
+use super::post::{Origin, Post};
 use super::srcconfig::SourceConfig;
 use super::{Generator, Note};
 use crate::lang::Lang;

@@ -10,13 +10,13 @@ use rayon::prelude::*;
 use crate::card::{self, Card, CardCache, Headline};
 use crate::diag::{Diagnostic, Diagnostics, Place};
 use crate::inject::Injector;
-use crate::output::{self, Kept, Store};
+use crate::output::{self, Placed, Store};
 use crate::site::Site;
 
 use super::Session;
 
 /// A card's output path and PNG, held or written.
-type File = (String, Kept);
+type File = (String, Placed);
 type Files = Vec<File>;
 
 /// The card of each page (`None` for every page when `[cards] enabled = false`, whose
@@ -119,7 +119,7 @@ pub(super) fn draw(
                 })
                 .and_then(|png| {
                     let path = path_of(&page.url);
-                    let kept = output::keep(store, &path, png)?;
+                    let kept = output::place(store, &path, png)?;
                     Ok((path, kept))
                 })
         })

@@ -12,50 +12,18 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::diag::Diagnostics;
-use crate::experiments::Measurements;
-use crate::highlight::Highlighter;
-use crate::inject::Injector;
 use crate::lang::Lang;
 use crate::markdown::Rendered;
 use crate::output::Output;
-use crate::render::{self, RenderInputs};
+use crate::render;
 use crate::site::Site;
 use crate::{content, links};
 
-use super::bodies::{BodyTheme, body_key, render_body};
+use super::bodies::{body_key, render_body};
+use super::last::LastBuild;
 use super::memo::PerKey;
 use super::search::{SearchArticle, SearchPages};
 use super::{Built, Session, Work};
-
-/// What the last build was made from, besides its output ([`Built`]): what an edit starts from.
-pub(super) struct Kept {
-    /// Everything the render stage read; an edit replaces what it changed.
-    pub(super) inputs: RenderInputs,
-    pub(super) measurements: Arc<Measurements>,
-    pub(super) claims: Arc<crate::claims::Decided>,
-    pub(super) highlighter: Arc<Highlighter>,
-    /// What of the theme the bodies were rendered with.
-    pub(super) theme: BodyTheme,
-    /// Per page: the experiments it refers to.
-    pub(super) refs: Vec<BTreeSet<String>>,
-    /// The fingerprint of the measurements the bodies were rendered with.
-    pub(super) results: blake3::Hash,
-    /// Which pages link to anchors of which ([`anchor_links`]).
-    pub(super) anchor_links: BTreeMap<String, BTreeSet<usize>>,
-}
-
-impl Kept {
-    /// The hooks the bodies were rendered with.
-    fn hooks(&self) -> Injector<'_> {
-        Injector {
-            measurements: &self.measurements,
-            claims: &self.claims,
-            strings: &self.inputs.strings,
-            config: &self.inputs.config,
-            highlighter: &self.highlighter,
-        }
-    }
-}
 
 /// An edited article, read and rendered, not yet part of the site.
 struct Edit {
@@ -82,7 +50,7 @@ impl Session {
         &mut self,
         changed: &[PathBuf],
     ) -> Result<Option<Built>, Diagnostics> {
-        let (Some(kept), Some(_)) = (&self.memo.kept, &self.memo.last) else {
+        let (Some(kept), Some(_)) = (&self.memo.last_build, &self.memo.last) else {
             return Ok(None);
         };
         if changed.is_empty() {
@@ -98,7 +66,7 @@ impl Session {
         let (_, mut last) = self.memo.last.take().expect("checked above");
         let bodies_rendered = edits.iter().filter(|e| e.fresh).count();
         let memo = &mut self.memo;
-        let kept = memo.kept.as_mut().expect("checked above");
+        let kept = memo.last_build.as_mut().expect("checked above");
         let mut reach = apply_edits(kept, &mut memo.bodies, &mut memo.search.pages, edits);
         super::marks::check(&kept.inputs.site, &kept.inputs.bodies, &kept.claims)?;
         // A translation's notice follows its original's body.
@@ -166,7 +134,7 @@ impl Session {
 /// Puts the `edits` in the kept site and bodies (and their bodies in the session's), and says
 /// what they reach.
 fn apply_edits(
-    kept: &mut Kept,
+    kept: &mut LastBuild,
     bodies: &mut PerKey<Arc<Rendered>>,
     search: &mut BTreeMap<String, SearchPages>,
     edits: Vec<Edit>,
@@ -206,7 +174,7 @@ fn apply_edits(
 /// Reads and renders the articles `changed`, or `None` when one of them is not an article
 /// of the last build, or its edit changed more than its body.
 fn read_edits(
-    kept: &Kept,
+    kept: &LastBuild,
     bodies: &PerKey<Arc<Rendered>>,
     changed: &[PathBuf],
 ) -> Result<Option<Vec<Edit>>, Diagnostics> {

@@ -139,7 +139,7 @@ impl Session {
         );
         let (mut output, rendering) = rendered?;
         for (path, kept) in drawn? {
-            output.insert_kept(path, kept);
+            output.insert_placed(path, kept);
         }
         // Every card of this build is in the cache's used set now. A cache folder that cannot
         // be pruned only holds more files.

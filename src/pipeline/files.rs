@@ -73,7 +73,7 @@ impl Session {
             );
             kept.push((key, bytes));
         }
-        self.memo.results_files.keep(kept);
+        self.memo.results_files.retain(kept);
     }
 
     /// Adds the highlight stylesheet of the configuration's themes, made again when they change.

@@ -33,7 +33,7 @@ pub(super) struct Measured {
     /// The process runs of experiments this build made.
     pub(super) process_runs: usize,
     /// Whether they are kept for the next build (not after a forced rerun).
-    pub(super) kept: bool,
+    pub(super) reusable: bool,
     /// What moved since the previous results of the experiments this build ran.
     pub(super) drift: Vec<crate::diag::Diagnostic>,
 }
@@ -129,7 +129,7 @@ impl Session {
             claim_warnings,
             ran,
             process_runs,
-            kept: files.is_some(),
+            reusable: files.is_some(),
         })
     }
 }

@@ -18,7 +18,7 @@ use crate::markdown::Rendered;
 use crate::render::PageMemo;
 
 use super::Built;
-use super::edit::Kept;
+use super::last::LastBuild;
 use super::search::SearchMemo;
 
 /// A memoised stage's last value and the key of the inputs it was made from.
@@ -96,7 +96,7 @@ impl<V: Clone> PerKey<V> {
     }
 
     /// Keeps these values, and no other.
-    pub(super) fn keep(&mut self, values: impl IntoIterator<Item = (blake3::Hash, V)>) {
+    pub(super) fn retain(&mut self, values: impl IntoIterator<Item = (blake3::Hash, V)>) {
         self.values = values.into_iter().collect();
     }
 
@@ -126,7 +126,7 @@ impl<V: Clone + Send + Sync> PerKey<V> {
                 (key, value)
             })
             .collect();
-        self.keep(found.iter().cloned());
+        self.retain(found.iter().cloned());
         found.into_iter().map(|(_, value)| value).collect()
     }
 }
@@ -178,7 +178,7 @@ pub(super) struct Memo {
     /// only, [`super::Session::build_after`], which stamps no file).
     pub(super) last: Option<(Option<blake3::Hash>, Built)>,
     /// What the last build was made from, while every build since succeeded.
-    pub(super) kept: Option<Kept>,
+    pub(super) last_build: Option<LastBuild>,
 }
 
 impl Memo {

@@ -35,7 +35,7 @@ use crate::i18n::Strings;
 use crate::inject::ExtraPage;
 use crate::lang::Lang;
 use crate::markdown::Rendered;
-use crate::output::{self, Kept, Output, Store};
+use crate::output::{self, Output, Placed, Store};
 use crate::site::Site;
 
 pub use memo::PageMemo;
@@ -94,17 +94,17 @@ pub fn render(
     store: Option<&dyn Store>,
 ) -> Result<(Output, Rendering), Diagnostics> {
     let renderer = Renderer::new(inputs, reuse);
-    let keep = |(path, bytes): File| -> Result<(String, Kept), Diagnostic> {
-        let kept = output::keep(store, &path, bytes)?;
+    let keep = |(path, bytes): File| -> Result<(String, Placed), Diagnostic> {
+        let kept = output::place(store, &path, bytes)?;
         Ok((path, kept))
     };
     let each = |files: Files| files.into_iter().map(keep).collect::<Result<Vec<_>, _>>();
-    let articles: Vec<Result<Vec<(String, Kept)>, Diagnostic>> = (0..inputs.site.pages.len())
+    let articles: Vec<Result<Vec<(String, Placed)>, Diagnostic>> = (0..inputs.site.pages.len())
         .into_par_iter()
         .map(|i| renderer.article(i).and_then(keep).map(|file| vec![file]))
         .collect();
     let langs: Vec<&Lang> = inputs.config.langs().collect();
-    let listings: Vec<Result<Vec<(String, Kept)>, Diagnostic>> = langs
+    let listings: Vec<Result<Vec<(String, Placed)>, Diagnostic>> = langs
         .into_par_iter()
         .map(|lang| renderer.listings(lang, keep))
         .collect();
@@ -125,7 +125,7 @@ pub fn render(
         match r {
             Ok(files) => files
                 .into_iter()
-                .for_each(|(path, kept)| output.insert_kept(path, kept)),
+                .for_each(|(path, kept)| output.insert_placed(path, kept)),
             Err(d) => diags.push(d),
         }
     }
