@@ -130,7 +130,46 @@ impl fmt::Display for Diagnostic {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
+/// A stage's error: one diagnostic, or several.
+pub trait IntoDiagnostics {
+    fn into_diagnostics(self) -> Diagnostics;
+}
+
+impl IntoDiagnostics for Diagnostic {
+    fn into_diagnostics(self) -> Diagnostics {
+        Diagnostics(vec![self])
+    }
+}
+
+impl IntoDiagnostics for Diagnostics {
+    fn into_diagnostics(self) -> Diagnostics {
+        self
+    }
+}
+
+impl FromIterator<Diagnostic> for Diagnostics {
+    fn from_iter<I: IntoIterator<Item = Diagnostic>>(iter: I) -> Self {
+        Diagnostics(iter.into_iter().collect())
+    }
+}
+
 impl Diagnostics {
+    /// Every `Ok` value of `results`, in order, or every error among them (not only the
+    /// first): a stage reports all its problems in one build.
+    pub fn gather<T, E: IntoDiagnostics>(
+        results: impl IntoIterator<Item = Result<T, E>>,
+    ) -> Result<Vec<T>, Diagnostics> {
+        let mut diags = Diagnostics::default();
+        let mut values = Vec::new();
+        for r in results {
+            match r {
+                Ok(v) => values.push(v),
+                Err(e) => diags.extend(e.into_diagnostics()),
+            }
+        }
+        diags.into_result(values)
+    }
+
     pub fn one(d: Diagnostic) -> Self {
         Diagnostics(vec![d])
     }

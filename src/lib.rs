@@ -15,7 +15,7 @@
 //! 6. [`markdown`] (with [`inject`] and [`highlight`]): each page's body → HTML, in parallel,
 //!    with what later stages read of it (links, ids, summary, searchable text); formulas
 //!    through [`math`] (LaTeX → MathML), Mermaid blocks through [`diagram`] (→ inline SVG);
-//!    [`pages`]: `pages/` → standalone pages (About), their bodies rendered the same way
+//!    [`standalone`]: `pages/` → standalone pages (About), their bodies rendered the same way
 //! 7. [`render`]: the model + bodies ([`render::RenderInputs`]) → every output file, in
 //!    parallel ([`output::Output`]); beside it, [`card`] draws each article's social card (SVG →
 //!    PNG, cached by what it shows)
@@ -55,7 +55,6 @@ pub mod links;
 pub mod markdown;
 pub mod math;
 pub mod output;
-pub mod pages;
 pub mod pipeline;
 pub mod reference;
 pub mod render;
@@ -64,6 +63,7 @@ pub mod search;
 pub mod search_text;
 pub mod serve;
 pub mod site;
+pub mod standalone;
 pub mod theme;
 pub mod urls;
 pub mod values;

@@ -531,8 +531,8 @@ impl Session {
         hooks: &Injector<'_>,
         theme: &bodies::BodyTheme,
         deferred: &mut Diagnostics,
-    ) -> Vec<crate::pages::Standalone> {
-        let rendered = crate::pages::load(config, self.opts.drafts)
+    ) -> Vec<crate::standalone::Standalone> {
+        let rendered = crate::standalone::load(config, self.opts.drafts)
             .and_then(|sources| self.standalone_bodies(sources, highlighter, hooks, theme));
         rendered.unwrap_or_else(|d| {
             deferred.extend(d);
@@ -542,14 +542,14 @@ impl Session {
 
     fn standalone_bodies(
         &self,
-        sources: Vec<crate::pages::PageSource>,
+        sources: Vec<crate::standalone::PageSource>,
         highlighter: &Highlighter,
         hooks: &Injector<'_>,
         theme: &bodies::BodyTheme,
-    ) -> Result<Vec<crate::pages::Standalone>, Diagnostics> {
-        crate::pages::render(
+    ) -> Result<Vec<crate::standalone::Standalone>, Diagnostics> {
+        crate::standalone::render(
             sources,
-            &crate::pages::BodyInput {
+            &crate::standalone::BodyInput {
                 highlighter,
                 hooks,
                 labels: &theme.labels,

@@ -465,22 +465,13 @@ fn frozen(
     wanted: &BTreeSet<String>,
     mut m: Measurements,
 ) -> Result<Measurements, Diagnostics> {
-    let mut diags = Diagnostics::default();
-    for name in wanted {
-        match store.frozen(name) {
-            Ok(record) => {
-                m.by_name.insert(
-                    name.clone(),
-                    Measurement {
-                        record,
-                        origin: Origin::Frozen,
-                    },
-                );
-            }
-            Err(d) => diags.push(d),
-        }
+    let records = Diagnostics::gather(wanted.iter().map(|n| store.frozen(n).map(|r| (n, r))))?;
+    for (name, record) in records {
+        let origin = Origin::Frozen;
+        m.by_name
+            .insert(name.clone(), Measurement { record, origin });
     }
-    diags.into_result(m)
+    Ok(m)
 }
 
 /// What changed since each frozen measurement of `m` was made (its source, its locked

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use crate::math::{self, Display};
 use crate::search_text::Text;
 
-use super::values::{Piece, split_values};
+use super::inline::{Piece, split_values};
 use super::{HookError, Input};
 
 /// A converted formula: its MathML and the plain text a reader reads of it.

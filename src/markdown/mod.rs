@@ -21,9 +21,9 @@ mod figures;
 mod footnotes;
 mod formula;
 mod headings;
+mod inline;
 mod pass;
 mod slips;
-mod values;
 
 use std::collections::BTreeSet;
 use std::ops::Range;
@@ -37,7 +37,7 @@ use crate::lang::Lang;
 use crate::theme::ThemeIds;
 
 pub use headings::slug_id;
-use values::{Piece, split_values};
+use inline::{Piece, split_values};
 
 /// An entry of the table of contents.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

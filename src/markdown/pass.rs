@@ -17,7 +17,7 @@ use super::code::{self, Block};
 use super::collect::{SearchText, Summary};
 use super::figures::{self, Figures};
 use super::headings::{self, Headings, Taken};
-use super::values::{self, Values};
+use super::inline::{self, Values};
 use super::{Ev, HookError, Input, Link, Rendered};
 use super::{diagrams, formula};
 
@@ -583,7 +583,7 @@ impl<'a, 'i> Pass<'a, 'i> {
         // The code as written in the body (a block's indentation aside), where errors point.
         let written = &self.input.body[range.clone()];
         let mut from = 0;
-        for expr in values::in_code(code, |name| hooks.names_experiment(name)) {
+        for expr in inline::in_code(code, |name| hooks.names_experiment(name)) {
             let at = written[from..]
                 .find(expr)
                 .and_then(|i| written[..from + i].rfind("{{"))

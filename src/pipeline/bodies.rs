@@ -89,25 +89,17 @@ impl Session {
             .collect();
         rendered.sort_unstable_by_key(|(i, _)| *i);
         let highlighted = hooks.highlighter.misses() - misses;
-        let mut diags = Diagnostics::default();
-        let mut bodies = Bodies {
-            keys: Vec::with_capacity(rendered.len()),
-            bodies: Vec::with_capacity(rendered.len()),
+        let (keys, bodies) = Diagnostics::gather(rendered.into_iter().map(|(_, r)| r))?
+            .into_iter()
+            .unzip();
+        Ok(Bodies {
+            keys,
+            bodies,
             rendered: fresh.into_inner(),
             highlighted,
             theme,
             results,
-        };
-        for (_, r) in rendered {
-            match r {
-                Ok((key, body)) => {
-                    bodies.keys.push(key);
-                    bodies.bodies.push(body);
-                }
-                Err(d) => diags.extend(d),
-            }
-        }
-        diags.into_result(bodies)
+        })
     }
 }
 

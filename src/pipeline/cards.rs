@@ -124,15 +124,7 @@ pub(super) fn draw(
                 })
         })
         .collect();
-    let mut diags = Diagnostics::default();
-    let mut files = Vec::with_capacity(drawn.len());
-    for r in drawn {
-        match r {
-            Ok(file) => files.push(file),
-            Err(d) => diags.push(d),
-        }
-    }
-    diags.into_result(files)
+    Diagnostics::gather(drawn)
 }
 
 impl Session {

@@ -197,14 +197,14 @@ pub(super) fn check_pages(inputs: &RenderInputs, output: &Output) -> Result<(), 
         .iter()
         .map(|p| (p.url.as_str(), p.doc.path.as_path()))
         .collect();
-    let mut diags = crate::pages::check_collisions(&inputs.standalone, &articles, output);
+    let mut diags = crate::standalone::check_collisions(&inputs.standalone, &articles, output);
     let targets = links::Targets {
         output,
         drafts: &inputs.site.drafts,
         failed: &inputs.site.failed,
     };
-    diags.extend(crate::pages::check_links(&inputs.standalone, targets));
-    diags.extend(crate::pages::check_menu(&inputs.config, targets));
+    diags.extend(crate::standalone::check_links(&inputs.standalone, targets));
+    diags.extend(crate::standalone::check_menu(&inputs.config, targets));
     diags.into_result(())
 }
 

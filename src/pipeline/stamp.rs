@@ -32,7 +32,7 @@ pub(super) fn inputs_stamp(
     let trees = [
         root.join("site.toml"),
         root.join("content"),
-        root.join(crate::pages::DIR),
+        root.join(crate::standalone::DIR),
         root.join("templates"),
         root.join("static"),
     ];

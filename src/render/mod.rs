@@ -64,7 +64,7 @@ pub struct RenderInputs {
     /// Per page: its related pages ([`Site::all_related`]).
     pub related: Arc<Vec<Vec<usize>>>,
     /// The standalone pages (`pages/`), rendered with `standalone.html`.
-    pub standalone: Arc<Vec<crate::pages::Standalone>>,
+    pub standalone: Arc<Vec<crate::standalone::Standalone>>,
     /// Per page: its social card (`None` with `[cards] enabled = false`), whose PNG the
     /// pipeline draws beside the rendering; its page's head names it as `og:image`.
     pub cards: Arc<Vec<Option<crate::card::Card>>>,
@@ -119,17 +119,14 @@ pub fn render(
         .map(|r| r.map(|file| vec![file]))
         .chain([renderer.site_files()])
         .map(|r| r.and_then(each));
-    let mut diags = Diagnostics::default();
     let mut output = Output::default();
-    for r in articles.into_iter().chain(listings).chain(others) {
-        match r {
-            Ok(files) => files
-                .into_iter()
-                .for_each(|(path, kept)| output.insert_placed(path, kept)),
-            Err(d) => diags.push(d),
-        }
+    for (path, placed) in Diagnostics::gather(articles.into_iter().chain(listings).chain(others))?
+        .into_iter()
+        .flatten()
+    {
+        output.insert_placed(path, placed);
     }
-    diags.into_result((output, renderer.finish()))
+    Ok((output, renderer.finish()))
 }
 
 /// Renders the article pages `pages`, the feeds of `feeds` and the tag feeds that carry one of
@@ -152,16 +149,12 @@ pub fn render_pages(
                 .map(|(lang, tag)| renderer.tag_feed(lang, tag)),
         )
         .collect();
-    let mut diags = Diagnostics::default();
     let mut files = Files::new();
-    for r in rendered {
-        match r {
-            // A feed is served at the old URLs that `[redirects]` leads to it too.
-            Ok(file) => files.extend(moved::copies(&inputs.config, file)),
-            Err(d) => diags.push(d),
-        }
+    for file in Diagnostics::gather(rendered)? {
+        // A feed is served at the old URLs that `[redirects]` leads to it too.
+        files.extend(moved::copies(&inputs.config, file));
     }
-    diags.into_result((files, renderer.finish()))
+    Ok((files, renderer.finish()))
 }
 
 /// Whether the feed of `lang` carries page `i`.
@@ -336,7 +329,7 @@ impl<'a> Renderer<'a> {
         self.page(path_of(&page.url), "page.html", &page.lang, &context)
     }
 
-    fn standalone(&self, page: &crate::pages::Standalone) -> Result<File, Diagnostic> {
+    fn standalone(&self, page: &crate::standalone::Standalone) -> Result<File, Diagnostic> {
         let context = standalone::context(self.inputs, page);
         let url = &page.source.url;
         self.page(path_of(url), "standalone.html", &page.source.lang, &context)

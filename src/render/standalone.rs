@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::RenderInputs;
 use super::meta::{self, PageMeta};
-use crate::pages::Standalone;
+use crate::standalone::Standalone;
 
 /// The context of `standalone.html`.
 #[derive(Serialize)]

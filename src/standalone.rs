@@ -230,7 +230,6 @@ pub fn render(
     pages: Vec<PageSource>,
     input: &BodyInput<'_>,
 ) -> Result<Vec<Standalone>, Diagnostics> {
-    let mut diags = Diagnostics::default();
     let mut versions: BTreeMap<String, BTreeMap<Lang, String>> = BTreeMap::new();
     for p in &pages {
         versions
@@ -238,9 +237,8 @@ pub fn render(
             .or_default()
             .insert(p.lang.clone(), p.url.clone());
     }
-    let mut out = Vec::with_capacity(pages.len());
-    for source in pages {
-        let rendered = markdown::render(&markdown::Input {
+    Diagnostics::gather(pages.into_iter().map(|source| {
+        let body = markdown::render(&markdown::Input {
             path: &source.path,
             body: &source.body,
             body_line: source.body_line,
@@ -249,17 +247,13 @@ pub fn render(
             hooks: input.hooks,
             labels: &input.labels[&source.lang],
             theme_ids: input.theme_ids,
-        });
-        match rendered {
-            Ok(body) => out.push(Standalone {
-                versions: versions[&source.name].clone(),
-                source,
-                body,
-            }),
-            Err(d) => diags.extend(d),
-        }
-    }
-    diags.into_result(out)
+        })?;
+        Ok::<_, Diagnostics>(Standalone {
+            versions: versions[&source.name].clone(),
+            source,
+            body,
+        })
+    }))
 }
 
 /// A file of the output (a theme file, a file of `static/`) that would be the page's folder.
