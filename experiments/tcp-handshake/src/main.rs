@@ -432,10 +432,17 @@ fn sysctls(results: &mut Results) {
 
 /// The output tables, in both languages, from the results' paths.
 fn tables(results: &mut Results) {
+    kernel_table(results);
+    raw_table(results);
+    http_table(results);
+}
+
+/// The table of the kernel-only measurement.
+fn kernel_table(results: &mut Results) {
     let median = Label::new("trung vị", "median");
     let mut t = Table::new([
         Label::new("một luồng, hai đầu", "one thread, both ends"),
-        median.clone(),
+        median,
     ])
     .titled(Label::new(
         format!("Phần việc của nhân: request {MSG} byte, hai đầu trong một luồng"),
@@ -469,10 +476,15 @@ fn tables(results: &mut Results) {
         t.row([text(vi, en), value(path)]);
     }
     results.table(t);
+}
+
+/// The table of the server-thread variant.
+fn raw_table(results: &mut Results) {
+    let median = Label::new("trung vị", "median");
 
     let mut t = Table::new([
         Label::new("có luồng máy chủ", "with a server thread"),
-        median.clone(),
+        median,
     ])
     .titled(Label::new(
         "Máy chủ echo trong luồng riêng",
@@ -501,6 +513,11 @@ fn tables(results: &mut Results) {
         t.row([text(vi, en), value(path)]);
     }
     results.table(t);
+}
+
+/// The table of the HTTP/1.1 comparison.
+fn http_table(results: &mut Results) {
+    let median = Label::new("trung vị", "median");
 
     let mut t = Table::new([
         Label::new(
