@@ -297,11 +297,6 @@ fn derived(results: &mut Results) {
             "sweep_first.cwnd",
             "sweep_first.snd_wnd",
         ),
-        (
-            "auto_cwnd_over_wnd",
-            "throughput.cwnd",
-            "throughput.snd_wnd",
-        ),
     ];
     for (key, a, b) in ratios {
         results.ratio(key, a, b);
