@@ -80,7 +80,8 @@ fn connect_from(net: u8, i: usize, port: u16) -> TcpStream {
     s.into()
 }
 
-fn short_connections(closer: Closer) -> (Row, u16) {
+/// One scenario's row, and the seconds left on its TIME_WAIT timers.
+fn short_connections(closer: Closer) -> (Row, Timers) {
     let listener = tcp::fresh_listener();
     let port = listener.local_addr().unwrap().port();
     let t0 = Instant::now();
@@ -119,8 +120,15 @@ fn short_connections(closer: Closer) -> (Row, u16) {
     server.join().unwrap();
     let secs = t0.elapsed().as_secs_f64();
     settle(port);
-    let client = tcp::count(&[port], Side::Client);
-    let server = tcp::count(&[port], Side::Server);
+    // One read for the counts and the timers: every second it takes comes off them.
+    let sockets = tcp::entries(&[port], Side::Both);
+    let time_wait = |side: Side| {
+        sockets
+            .iter()
+            .filter(|e| e.state == State::TimeWait && tcp::matches(e, &[port], side))
+            .count()
+    };
+    let (client_time_wait, server_time_wait) = (time_wait(Side::Client), time_wait(Side::Server));
     let (scenario, scenario_vi) = match closer {
         Closer::Client => ("client closes first", "client đóng trước"),
         Closer::Server => ("server closes first", "server đóng trước"),
@@ -130,25 +138,32 @@ fn short_connections(closer: Closer) -> (Row, u16) {
         scenario,
         scenario_vi,
         connections: SHORT,
-        client_time_wait: client.time_wait,
-        server_time_wait: server.time_wait,
-        other: client.total + server.total - client.time_wait - server.time_wait,
+        client_time_wait,
+        server_time_wait,
+        other: sockets.len() - client_time_wait - server_time_wait,
         secs,
     };
-    (row, port)
+    (row, time_wait_timers(&sockets, TIMEWAIT_LEN_S as f64))
 }
 
-/// Seconds left on the TIME_WAIT timers of `port`: (min, max, how many above `len_s`).
-fn time_wait_timers(port: u16, len_s: f64) -> (f64, f64, usize) {
-    let secs: Vec<f64> = tcp::entries(&[port], Side::Both)
+/// Seconds left on TIME_WAIT timers: the lowest, the highest, how many above `len_s`.
+struct Timers {
+    min: f64,
+    max: f64,
+    above: usize,
+}
+
+fn time_wait_timers(sockets: &[tcp::Entry], len_s: f64) -> Timers {
+    let secs: Vec<f64> = sockets
         .iter()
         .filter(|e| e.state == State::TimeWait)
         .map(|e| e.timer_secs())
         .collect();
-    let min = secs.iter().cloned().fold(f64::INFINITY, f64::min);
-    let max = secs.iter().cloned().fold(0.0, f64::max);
-    let above = secs.iter().filter(|&&s| s > len_s).count();
-    (min, max, above)
+    Timers {
+        min: secs.iter().cloned().fold(f64::INFINITY, f64::min),
+        max: secs.iter().cloned().fold(0.0, f64::max),
+        above: secs.iter().filter(|&&s| s > len_s).count(),
+    }
 }
 
 #[derive(Serialize)]
@@ -236,12 +251,11 @@ fn forgetful_server(results: &mut Results) {
 fn short_scenarios(results: &mut Results) {
     let mut rows = Vec::new();
     for closer in [Closer::Client, Closer::Server, Closer::ClientLinger0] {
-        let (row, port) = short_connections(closer);
+        let (row, timers) = short_connections(closer);
         if closer == Closer::Client {
-            let (min, max, above) = time_wait_timers(port, TIMEWAIT_LEN_S as f64);
-            results.set("time_wait.timer_min_s", min);
-            results.set("time_wait.timer_max_s", max);
-            results.set("time_wait.timers_above_len", above);
+            results.set("time_wait.timer_min_s", timers.min);
+            results.set("time_wait.timer_max_s", timers.max);
+            results.set("time_wait.timers_above_len", timers.above);
         }
         rows.push(row);
     }
