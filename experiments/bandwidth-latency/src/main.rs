@@ -1,24 +1,25 @@
 //! Networking part 6: bandwidth is not latency. Loopback throughput (large
 //! writes) and round-trip time (1-byte ping-pong) measured separately, the
 //! bandwidth-delay product computed from them, and throughput collapsing as the
-//! socket buffers (SO_SNDBUF / SO_RCVBUF) shrink. Figures at real-world RTTs are
-//! computed from the measured windows, not measured.
+//! socket buffers (SO_SNDBUF / SO_RCVBUF) shrink, with the windows the kernel
+//! reports (TCP_INFO). Figures at real-world RTTs are computed, not measured.
 
+mod tcpinfo;
+
+use harness::declare::{Label, Table, text, value, value_as};
 use harness::{Results, Summary};
 use serde::Serialize;
-use socket2::{Domain, Protocol, Socket, Type};
+use socket2::{Domain, Protocol, SockRef, Socket, Type};
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-/// Size of one write() in the throughput test.
+/// Size of one write().
 const CHUNK: usize = 1 << 20;
-/// Bytes sent per throughput run with default (auto-tuned) buffers.
-const TOTAL: usize = 512 << 20;
-/// Bytes sent at most per run of the buffer sweep...
-const SWEEP_TOTAL: usize = 256 << 20;
-/// ...and time allowed per run: slow small-buffer runs stop early.
-const SWEEP_CAP: Duration = Duration::from_millis(200);
+/// Bytes sent at most per transfer...
+const TOTAL: usize = 256 << 20;
+/// ...and time allowed per transfer: slow small-buffer runs stop early.
+const CAP: Duration = Duration::from_millis(200);
 /// Buffer sizes of the sweep, set with setsockopt on both ends.
 const SIZES: [usize; 11] = [
     4 << 10,
@@ -34,13 +35,21 @@ const SIZES: [usize; 11] = [
     4 << 20,
 ];
 /// Real-world round-trip times for the computed figures, in milliseconds.
-const RTTS_MS: [f64; 3] = [1.0, 20.0, 150.0];
+const RTTS_MS: [u32; 3] = [1, 20, 150];
 
+/// One transfer: bytes and seconds, the receive buffer the kernel reported before
+/// and after it, and what the sender's TCP_INFO said while it ran.
 struct Run {
     bytes: usize,
     secs: f64,
     rcvbuf: usize,
-    sndbuf: usize,
+    rcvbuf_after: usize,
+    /// The receiver's advertised window as the sender saw it (median of samples).
+    snd_wnd: f64,
+    /// The congestion window, in bytes (median of samples).
+    cwnd: f64,
+    /// Share of the sending time the kernel counted as limited by the receive window.
+    rwnd_limited: f64,
 }
 
 /// Send up to `total` bytes from a client socket to an accepted socket on
@@ -65,7 +74,6 @@ fn transfer(bufsize: Option<usize>, total: usize, cap: Duration) -> Run {
     client.connect(&addr).unwrap();
     let (server, _) = listener.accept().unwrap();
     let rcvbuf = server.recv_buffer_size().unwrap();
-    let sndbuf = client.send_buffer_size().unwrap();
 
     let receiver = std::thread::spawn(move || {
         let mut s = TcpStream::from(server);
@@ -77,28 +85,39 @@ fn transfer(bufsize: Option<usize>, total: usize, cap: Duration) -> Run {
                 Ok(n) => got += n,
             }
         }
-        (got, Instant::now())
+        let grown = SockRef::from(&s).recv_buffer_size().unwrap(); // auto-tuning
+        (got, Instant::now(), grown)
     });
     let mut tx = TcpStream::from(client);
+    tx.set_nodelay(true).unwrap();
     let data = vec![0x5au8; CHUNK];
+    let mut seen = Vec::new(); // what TCP_INFO says after each write
     let t0 = Instant::now();
     let mut sent = 0;
     while sent < total && t0.elapsed() < cap {
         tx.write_all(&data).unwrap();
         sent += CHUNK;
+        seen.push(tcpinfo::get(&tx));
     }
+    let end = tcpinfo::get(&tx);
     drop(tx); // FIN: the receiver reads to EOF
-    let (got, end) = receiver.join().unwrap();
+    let (got, done, rcvbuf_after) = receiver.join().unwrap();
+    // ANCHOR_END: throughput
     Run {
         bytes: got,
-        secs: (end - t0).as_secs_f64(),
+        secs: (done - t0).as_secs_f64(),
         rcvbuf,
-        sndbuf,
+        rcvbuf_after,
+        snd_wnd: median(seen.iter().map(|i| i.snd_wnd as f64).collect()),
+        cwnd: median(seen.iter().map(|i| i.cwnd_bytes()).collect()),
+        rwnd_limited: end.rwnd_limited_share(),
     }
 }
-// ANCHOR_END: throughput
 
 fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let n = v.len();
     if n % 2 == 1 {
@@ -142,159 +161,232 @@ fn rtt(n: usize) -> Summary {
     rtt
 }
 
+/// One configuration's transfers, summed up: medians over the repetitions.
 #[derive(Serialize)]
-struct SweepRow {
+struct Row {
     size: usize,
-    rcvbuf: usize,
-    sndbuf: usize,
-    mb_per_s: f64,
-    /// Computed, not measured: window / loopback RTT, in MB/s.
-    loopback_limit: f64,
-    /// Computed, not measured: window / RTT at 1, 20 and 150 ms, in MB/s.
+    rcvbuf: f64,
+    rcvbuf_after: f64,
+    bytes_per_s: f64,
+    snd_wnd: f64,
+    cwnd: f64,
+    rwnd_limited: f64,
+    /// Computed, not measured: size / RTT at 1, 20 and 150 ms, in bytes per second.
     at_1ms: f64,
     at_20ms: f64,
     at_150ms: f64,
 }
 
-#[derive(Serialize)]
-struct BdpRow {
-    rtt_ms: f64,
-    window_bytes: f64,
-    max_window_mb_per_s: f64,
+fn row(size: usize, runs: &[Run]) -> Row {
+    let m = |f: &dyn Fn(&Run) -> f64| median(runs.iter().map(f).collect());
+    // ANCHOR: computed
+    // Computed, not measured: at most one window per round trip.
+    let at = |rtt_ms: u32| size as f64 / (rtt_ms as f64 / 1e3); // bytes per second
+    // ANCHOR_END: computed
+    Row {
+        size,
+        rcvbuf: m(&|r| r.rcvbuf as f64),
+        rcvbuf_after: m(&|r| r.rcvbuf_after as f64),
+        bytes_per_s: m(&|r| r.bytes as f64 / r.secs),
+        snd_wnd: m(&|r| r.snd_wnd),
+        cwnd: m(&|r| r.cwnd),
+        rwnd_limited: m(&|r| r.rwnd_limited),
+        at_1ms: at(RTTS_MS[0]),
+        at_20ms: at(RTTS_MS[1]),
+        at_150ms: at(RTTS_MS[2]),
+    }
+}
+
+/// Every buffer size and the auto-tuned buffers (`None`), `reps` transfers each, the
+/// configurations taking turns in a rotated order so that load hits them alike.
+fn sweep(reps: usize) -> (Row, Vec<Row>) {
+    let configs: Vec<Option<usize>> = std::iter::once(None)
+        .chain(SIZES.iter().map(|&s| Some(s)))
+        .collect();
+    transfer(None, 64 << 20, Duration::from_secs(1)); // warm-up
+    let mut runs: Vec<Vec<Run>> = configs.iter().map(|_| Vec::new()).collect();
+    for rep in 0..reps {
+        for k in 0..configs.len() {
+            let i = (rep * 5 + k) % configs.len();
+            runs[i].push(transfer(configs[i], TOTAL, CAP));
+        }
+    }
+    let auto = row(0, &runs[0]);
+    let rows = SIZES
+        .iter()
+        .zip(&runs[1..])
+        .map(|(&s, r)| row(s, r))
+        .collect();
+    (auto, rows)
+}
+
+/// A buffer size as a results key: `k4` for 4 KiB, `m1` for 1 MiB.
+fn buf_key(size: usize) -> String {
+    if size >= 1 << 20 {
+        format!("m{}", size >> 20)
+    } else {
+        format!("k{}", size >> 10)
+    }
 }
 
 fn main() {
     let mut results = Results::new();
     let reps = harness::pick(5, 2);
-    let sweep_reps = harness::pick(3, 2);
-    results.set("params.chunk", CHUNK);
-    results.set("params.total", TOTAL);
-    results.set("params.sweep_total", SWEEP_TOTAL);
-    results.set("params.sweep_cap_ms", SWEEP_CAP.as_millis() as u64);
-    results.set("params.rtts_ms", RTTS_MS);
+    results.input("params.chunk", CHUNK);
+    results.input("params.total", TOTAL);
+    results.input("params.cap_ms", CAP.as_millis() as u64);
+    results.input("params.reps", reps);
+    results.input("params.rtts_ms", RTTS_MS);
 
-    // 1. Throughput with the kernel's auto-tuned buffers.
-    transfer(None, 64 << 20, Duration::from_secs(2)); // warm-up
-    let runs: Vec<Run> = (0..reps)
-        .map(|_| transfer(None, TOTAL, Duration::from_secs(5)))
-        .collect();
-    let bps = median(runs.iter().map(|r| r.bytes as f64 / r.secs).collect());
-    results.set("throughput.bytes_per_s", bps);
-    results.set("throughput.gb_per_s", bps / 1e9);
-    results.set("throughput.runs", runs.len());
-    results.set("throughput.default_rcvbuf", runs[0].rcvbuf);
-    results.set("throughput.default_sndbuf", runs[0].sndbuf);
-
-    // 2. Round-trip time.
     let rtt = rtt(harness::pick(20_000, 4_000));
-    let rtt_s = rtt.median / 1e9;
+    results.set("rtt_s", rtt.median / 1e9);
     results.set("rtt", &rtt);
-
-    // 3. Bandwidth-delay product (computed from the two measurements).
-    // ANCHOR: bdp
-    let bdp = bps * rtt_s; // bytes in flight needed to keep the pipe full
-    // ANCHOR_END: bdp
-    results.set("bdp_bytes", bdp);
-
-    println!("Loopback 127.0.0.1, 2 threads, TCP_NODELAY on:");
-    println!(
-        "  throughput (auto-tuned buffers, {} MiB in {} MiB writes, median of {reps}): {:.2} GB/s",
-        TOTAL >> 20,
-        CHUNK >> 20,
-        bps / 1e9
-    );
-    println!(
-        "  RTT, 1-byte ping-pong (median of {}):                               {:.1} µs",
-        rtt.n,
-        rtt.median / 1e3
-    );
-    println!(
-        "  bandwidth-delay product = throughput x RTT:                            {:.1} KB",
-        bdp / 1e3
-    );
-
-    // 4. Throughput against socket buffer size.
-    println!();
-    println!("Throughput against SO_SNDBUF = SO_RCVBUF (measured), and window / RTT (computed):");
-    println!(
-        "  {:>9} {:>10} {:>12} {:>12} | {:>11} {:>11} {:>11}",
-        "buffer", "kernel", "measured", "w/RTT(lo)", "@1 ms", "@20 ms", "@150 ms"
-    );
-    let mut rows = Vec::new();
-    for &size in &SIZES {
-        let runs: Vec<Run> = (0..sweep_reps)
-            .map(|_| transfer(Some(size), SWEEP_TOTAL, SWEEP_CAP))
-            .collect();
-        let bps = median(runs.iter().map(|r| r.bytes as f64 / r.secs).collect());
-        // ANCHOR: computed
-        // Computed, not measured: at most one window per round trip.
-        let at = |rtt_ms: f64| size as f64 / (rtt_ms / 1e3) / 1e6; // MB/s
-        // ANCHOR_END: computed
-        let row = SweepRow {
-            size,
-            rcvbuf: runs[0].rcvbuf,
-            sndbuf: runs[0].sndbuf,
-            mb_per_s: bps / 1e6,
-            loopback_limit: size as f64 / rtt_s / 1e6,
-            at_1ms: at(RTTS_MS[0]),
-            at_20ms: at(RTTS_MS[1]),
-            at_150ms: at(RTTS_MS[2]),
-        };
-        println!(
-            "  {:>6} KiB {:>6} KiB {:>7.0} MB/s {:>8.0} MB/s | {:>6.1} MB/s {:>6.2} MB/s {:>6.3} MB/s",
-            size >> 10,
-            row.rcvbuf >> 10,
-            row.mb_per_s,
-            row.loopback_limit,
-            row.at_1ms,
-            row.at_20ms,
-            row.at_150ms
-        );
-        rows.push(row);
-    }
-    let first = &rows[0];
-    let last = &rows[rows.len() - 1];
-    results.set("sweep_first", first);
-    results.set("sweep_last", last);
-    results.set("collapse", last.mb_per_s / first.mb_per_s);
-    results.set("default_vs_smallest", bps / 1e6 / first.mb_per_s);
-    results.set("smallest_window_rtt_limit", first.size as f64 / rtt_s / 1e6);
-    results.set("smallest_fit", first.mb_per_s / first.loopback_limit);
-    let peak = rows.iter().map(|r| r.mb_per_s).fold(0.0, f64::max);
-    results.set("peak_mb_per_s", peak);
-    results.set("peak_vs_smallest", peak / first.mb_per_s);
+    let (auto, rows) = sweep(reps);
+    results.set("throughput", &auto);
     let i64k = SIZES.iter().position(|&s| s == 64 << 10).unwrap();
+    results.set("sweep_first", &rows[0]);
     results.set("sweep_64k", &rows[i64k]);
-    results.set("mid_vs_default", rows[i64k].mb_per_s / (bps / 1e6));
-
-    // 5. Window needed at real RTTs for the measured bandwidth, and what the
-    // kernel's largest auto-tuned receive buffer allows (both computed).
-    let rmem = netlab::tcp::sysctl_numbers("/proc/sys/net/ipv4/tcp_rmem");
-    let rmem_max = rmem[2] as f64;
-    results.set("tcp_rmem_max", rmem_max);
-    let bdp_rows: Vec<BdpRow> = RTTS_MS
-        .iter()
-        .map(|&ms| BdpRow {
-            rtt_ms: ms,
-            window_bytes: bps * ms / 1e3,
-            max_window_mb_per_s: rmem_max / (ms / 1e3) / 1e6,
-        })
-        .collect();
-    println!();
-    println!(
-        "Computed for the measured {:.2} GB/s at real RTTs (tcp_rmem max = {:.0} MiB):",
-        bps / 1e9,
-        rmem_max / (1 << 20) as f64
+    results.set("sweep_last", &rows[rows.len() - 1]);
+    results.set("sweep", &rows);
+    for (size, r) in SIZES.iter().zip(&rows) {
+        results.set(&format!("buf.{}", buf_key(*size)), r);
+    }
+    results.set(
+        "tcp_rmem_max",
+        netlab::tcp::sysctl_numbers("/proc/sys/net/ipv4/tcp_rmem")
+            .get(2)
+            .copied(),
     );
-    for r in &bdp_rows {
-        println!(
-            "  RTT {:>5.0} ms: window needed {:>9.1} MB; tcp_rmem max allows {:>8.1} MB/s",
-            r.rtt_ms,
-            r.window_bytes / 1e6,
-            r.max_window_mb_per_s
+    derived(&mut results);
+    tables(&mut results);
+    results.write();
+}
+
+/// Every figure the article computes from two others.
+fn derived(results: &mut Results) {
+    // ANCHOR: bdp
+    // bytes in flight needed to keep the pipe full: bandwidth x RTT
+    results.product("bdp_bytes", "throughput.bytes_per_s", "rtt_s");
+    // ANCHOR_END: bdp
+    let ratios = [
+        (
+            "default_vs_smallest",
+            "throughput.bytes_per_s",
+            "sweep_first.bytes_per_s",
+        ),
+        (
+            "mid_vs_smallest",
+            "sweep_64k.bytes_per_s",
+            "sweep_first.bytes_per_s",
+        ),
+        (
+            "mid_vs_default",
+            "sweep_64k.bytes_per_s",
+            "throughput.bytes_per_s",
+        ),
+        (
+            "auto_buffer_vs_64k",
+            "throughput.rcvbuf_after",
+            "sweep_64k.rcvbuf",
+        ),
+        // window / RTT for the smallest buffer, and how much of it was measured
+        ("smallest_limit", "sweep_first.size", "rtt_s"),
+        ("smallest_fit", "sweep_first.bytes_per_s", "smallest_limit"),
+        (
+            "smallest_cwnd_over_wnd",
+            "sweep_first.cwnd",
+            "sweep_first.snd_wnd",
+        ),
+    ];
+    for (key, a, b) in ratios {
+        results.ratio(key, a, b);
+    }
+    // How much of a buffer the kernel advertised as window, small and large.
+    results.share(
+        "window_share_small",
+        "sweep_first.snd_wnd",
+        "sweep_first.rcvbuf",
+    );
+    results.share("window_share_64k", "sweep_64k.snd_wnd", "sweep_64k.rcvbuf");
+    // At real RTTs (inputs): the window that fills the measured bandwidth, and what
+    // the largest auto-tuned receive buffer allows at most.
+    for ms in RTTS_MS {
+        let key = format!("real.r{ms:03}ms");
+        results.input(&format!("{key}.rtt_s"), ms as f64 / 1e3);
+        results.product(
+            &format!("{key}.window"),
+            "throughput.bytes_per_s",
+            &format!("{key}.rtt_s"),
+        );
+        results.ratio(
+            &format!("{key}.rmem_cap"),
+            "tcp_rmem_max",
+            &format!("{key}.rtt_s"),
         );
     }
-    results.set("bdp_at", &bdp_rows);
-    results.set("sweep", &rows);
-    results.write();
+}
+
+/// The output tables, in both languages, from the results' paths.
+fn tables(results: &mut Results) {
+    let mut t = Table::new([
+        Label::new("trên loopback", "on loopback"),
+        Label::new("đo được", "measured"),
+    ])
+    .titled(Label::new(
+        "Băng thông, RTT và tích của chúng",
+        "Bandwidth, RTT and their product",
+    ));
+    t.row([
+        text(
+            "thông lượng, bộ đệm tự điều chỉnh (mỗi giây)",
+            "throughput, auto-tuned buffers (per second)",
+        ),
+        value_as("throughput.bytes_per_s", "bytes"),
+    ]);
+    t.row([
+        text("RTT, một byte đi và về", "RTT, one byte there and back"),
+        value("rtt"),
+    ]);
+    t.row([
+        text("BDP = thông lượng × RTT", "BDP = throughput × RTT"),
+        value_as("bdp_bytes", "bytes"),
+    ]);
+    results.table(t);
+
+    let mut t = Table::new([
+        Label::new("SO_SNDBUF = SO_RCVBUF", "SO_SNDBUF = SO_RCVBUF"),
+        Label::new("nhân báo", "kernel reports"),
+        Label::new("thông lượng (mỗi giây)", "throughput (per second)"),
+        Label::new("cửa sổ nhận quảng bá", "advertised receive window"),
+        Label::new("cửa sổ tắc nghẽn", "congestion window"),
+        Label::new(
+            "thời gian bị cửa sổ nhận chặn",
+            "time limited by the receive window",
+        ),
+    ])
+    .titled(Label::new(
+        "Thông lượng theo bộ đệm socket (đo thật)",
+        "Throughput by socket buffer (measured)",
+    ));
+    let mut line = |label: harness::declare::Cell, key: &str, rcvbuf: &str| {
+        t.row([
+            label,
+            value_as(format!("{key}.{rcvbuf}"), "bytes"),
+            value_as(format!("{key}.bytes_per_s"), "bytes"),
+            value_as(format!("{key}.snd_wnd"), "bytes"),
+            value_as(format!("{key}.cwnd"), "bytes"),
+            value_as(format!("{key}.rwnd_limited"), "percent"),
+        ]);
+    };
+    for size in SIZES {
+        let key = format!("buf.{}", buf_key(size));
+        line(value_as(format!("{key}.size"), "bytes"), &key, "rcvbuf");
+    }
+    // The auto-tuned buffers: as large as they grew by the end of the transfer.
+    line(
+        text("tự điều chỉnh (cuối lần truyền)", "auto-tuned (at the end)"),
+        "throughput",
+        "rcvbuf_after",
+    );
+    results.table(t);
 }

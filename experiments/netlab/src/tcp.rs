@@ -221,21 +221,49 @@ pub fn matches(e: &Entry, ports: &[u16], side: Side) -> bool {
 // ANCHOR: count
 pub fn count(ports: &[u16], side: Side) -> Counts {
     let mut c = Counts::default();
-    for e in read_all() {
-        if matches(&e, ports, side) {
-            c.add(e.state);
-        }
+    for e in entries(ports, side) {
+        c.add(e.state);
     }
     c
 }
+
+/// The sockets of `ports` on `side`, from fresh reads that agree.
+///
+/// `/proc/net/tcp` is not a snapshot: the kernel prints it a page at a time, and
+/// while other programs open and close sockets, a line can come out twice or not
+/// at all (a run of the series once counted one TIME_WAIT socket more than it had
+/// connections, another dozens fewer). So a socket is listed once (by its two
+/// addresses), and the file is read again until two reads in a row list the same
+/// sockets in the same states.
+pub fn entries(ports: &[u16], side: Side) -> Vec<Entry> {
+    agreed(|| {
+        read_all()
+            .into_iter()
+            .filter(|e| matches(e, ports, side))
+            .collect()
+    })
+}
 // ANCHOR_END: count
 
-/// The sockets of `ports` on `side`, from a fresh read.
-pub fn entries(ports: &[u16], side: Side) -> Vec<Entry> {
-    read_all()
-        .into_iter()
-        .filter(|e| matches(e, ports, side))
-        .collect()
+/// The sockets that two calls of `read` in a row agree on (ten calls at most), each
+/// listed once.
+fn agreed(mut read: impl FnMut() -> Vec<Entry>) -> Vec<Entry> {
+    let mut once = || {
+        let mut v = read();
+        v.sort_by_key(|e| (e.local, e.remote, e.state));
+        v.dedup_by_key(|e| (e.local, e.remote));
+        v
+    };
+    let key = |v: &[Entry]| -> Vec<_> { v.iter().map(|e| (e.local, e.remote, e.state)).collect() };
+    let mut last = once();
+    for _ in 0..9 {
+        let next = once();
+        if key(&next) == key(&last) {
+            return next;
+        }
+        last = next;
+    }
+    last
 }
 
 /// A listener on 127.0.0.1 whose port no other socket uses yet.
@@ -244,20 +272,44 @@ pub fn entries(ports: &[u16], side: Side) -> Vec<Entry> {
 /// sockets of an earlier listener on it still wait in TIME_WAIT (for 60 s),
 /// and those would be counted as ours: one such stale socket once turned an
 /// expected 200 into 201. A port with any socket but the listener is skipped.
+///
+/// The port comes from below the ephemeral range (`ip_local_port_range`), which
+/// `connect()` never takes as a local port: in that range the TIME_WAIT sockets of
+/// every short-lived client on the machine sit, and once a hundred of the kernel's
+/// own picks (port 0) in a row were all taken. The kernel's picks are the fallback.
 pub fn fresh_listener() -> std::net::TcpListener {
-    for _ in 0..100 {
-        let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .expect("bind a listener on 127.0.0.1");
-        let port = listener
-            .local_addr()
-            .expect("the listener's address")
-            .port();
-        let c = count(&[port], Side::Both);
-        if c.total == c.listen {
-            return listener;
-        }
-    }
-    panic!("no port on 127.0.0.1 free of other sockets in 100 tries");
+    first_clean(candidates()).unwrap_or_else(|| {
+        panic!("no port on 127.0.0.1 free of other sockets, below or in the ephemeral range")
+    })
+}
+
+/// The ports `fresh_listener` tries: every port from 1024 up to the ephemeral range,
+/// from a start that differs between processes (so that two runs do not compete for
+/// the same ports), then twenty picks of the kernel (port 0).
+fn candidates() -> impl Iterator<Item = u16> {
+    let low = sysctl_numbers("/proc/sys/net/ipv4/ip_local_port_range")
+        .first()
+        .map_or(32768, |&p| p.clamp(2048, 65535) as u16);
+    let span = low - 1024;
+    let start = (std::process::id() as u16).wrapping_mul(7919) % span;
+    (0..span)
+        .map(move |i| 1024 + (start + i) % span)
+        .chain(std::iter::repeat_n(0, 20))
+}
+
+/// A listener on the first of `ports` (0: the kernel picks) that binds on 127.0.0.1
+/// and that no socket but the listener itself uses.
+fn first_clean(ports: impl Iterator<Item = u16>) -> Option<std::net::TcpListener> {
+    ports
+        .filter_map(|port| std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).ok())
+        .find(|listener| {
+            let port = listener
+                .local_addr()
+                .expect("the listener's address")
+                .port();
+            let c = count(&[port], Side::Both);
+            c.total == c.listen
+        })
 }
 
 /// Read a sysctl file (e.g. `/proc/sys/net/ipv4/tcp_fin_timeout`) as numbers.
@@ -291,6 +343,70 @@ mod tests {
         assert_eq!(e.state, State::TimeWait);
         assert_eq!(e.timer, 3);
         assert_eq!(e.timer_ticks, 0x1766);
+    }
+
+    #[test]
+    fn a_port_with_other_sockets_is_skipped() {
+        // A port with a connection on it (both ends counted) is not fresh, even once
+        // its listener is gone: the next candidate is taken.
+        let busy = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let port = busy.local_addr().unwrap().port();
+        let _client = std::net::TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap();
+        let _server = busy.accept().unwrap();
+        drop(busy);
+        let fresh = first_clean(std::iter::once(port).chain(candidates())).expect("a clean port");
+        let got = fresh.local_addr().unwrap().port();
+        assert_ne!(got, port, "port {port} still has a connection");
+        let c = count(&[got], Side::Both);
+        assert_eq!((c.total, c.listen), (1, 1));
+    }
+
+    #[test]
+    fn every_port_below_the_ephemeral_range_is_tried_before_the_kernels_picks() {
+        // The kernel's picks come from the ephemeral range, where every short-lived
+        // client's TIME_WAIT sockets sit: once a hundred picks in a row were all taken.
+        let low = sysctl_numbers("/proc/sys/net/ipv4/ip_local_port_range")[0] as u16;
+        let ports: Vec<u16> = candidates().collect();
+        let span = usize::from(low - 1024);
+        let mut below: Vec<u16> = ports[..span].to_vec();
+        assert!(below.iter().all(|&p| (1024..low).contains(&p)));
+        below.sort_unstable();
+        below.dedup();
+        assert_eq!(below.len(), span, "each port once");
+        assert!(ports[span..].iter().all(|&p| p == 0));
+    }
+
+    #[test]
+    fn a_fresh_listener_is_below_the_ephemeral_range_and_alone_on_its_port() {
+        let low = sysctl_numbers("/proc/sys/net/ipv4/ip_local_port_range")[0] as u16;
+        let fresh = fresh_listener();
+        let port = fresh.local_addr().unwrap().port();
+        assert!(port < low, "port {port} is in the ephemeral range");
+        let c = count(&[port], Side::Both);
+        assert_eq!((c.total, c.listen), (1, 1));
+    }
+
+    #[test]
+    fn a_socket_printed_twice_or_skipped_by_one_read_is_counted_once() {
+        // Lines of /proc/net/tcp as one read printed them while other sockets came and
+        // went: socket a twice, then b missing, then both, twice.
+        let line = |port: u16, state: &str| {
+            format!(
+                "   0: 0100007F:1F90 0100007F:{port:04X} {state} 00000000:00000000 03:00001766 00000000     0        0 0 3"
+            )
+        };
+        let (a, b) = (line(40000, "06"), line(40001, "06"));
+        let mut reads = vec![vec![&a, &a, &b], vec![&a], vec![&b, &a], vec![&a, &b]].into_iter();
+        let got = agreed(|| {
+            reads
+                .next()
+                .unwrap()
+                .into_iter()
+                .map(|l| parse_line(l).unwrap())
+                .collect()
+        });
+        let ports: Vec<u16> = got.iter().map(|e| e.remote.port()).collect();
+        assert_eq!(ports, [40000, 40001]);
     }
 
     #[test]

@@ -3,12 +3,14 @@
 //! hyper), and the socket states of our ports read from /proc/net/tcp.
 
 use bytes::Bytes;
-use harness::{Ratio, Results, Summary};
+use harness::declare::{Label, Table, same, text, value};
+use harness::{Results, Summary};
 use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::{Client, connect::HttpConnector};
 use hyper_util::rt::TokioExecutor;
 use netlab::tcp::{self, Side};
 use serde::Serialize;
+use serde_json::json;
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
@@ -23,6 +25,10 @@ const HELD: usize = 100;
 /// Round-trip times of real paths, assumed (not measured) for the arithmetic:
 /// same data centre, same region, across an ocean.
 const EXAMPLE_RTT_MS: [u32; 3] = [1, 20, 80];
+/// Untimed connections that warm up the server-thread loop.
+const RAW_WARMUP: usize = 50;
+/// TCP_TIMEWAIT_LEN: a constant compiled into the Linux kernel (60 s).
+const TIMEWAIT_LEN_S: u64 = 60;
 
 /// A raw TCP server on 127.0.0.1 that answers every MSG-byte request with MSG
 /// bytes. Its single thread serves connections one after another, inline:
@@ -89,13 +95,25 @@ fn exchange(s: &mut TcpStream, buf: &mut [u8; MSG]) {
 }
 // ANCHOR_END: exchange
 
+/// The kernel-only samples: the phases of each new connection, and the exchange on the
+/// long-lived pair timed right after it (ns).
+#[derive(Default)]
+struct KernelSamples {
+    connect: Vec<f64>,
+    accept: Vec<f64>,
+    exchange: Vec<f64>,
+    close: Vec<f64>,
+    new: Vec<f64>,
+    reused: Vec<f64>,
+}
+
 /// Kernel-only cost: client and server sockets driven by ONE thread. On
 /// loopback `connect()` completes inside the kernel (the listener's backlog
 /// finishes the handshake), `accept()` then returns at once, and every write
 /// is delivered before it returns, so no thread ever sleeps or waits for the
 /// scheduler. What is left is the CPU work of TCP itself, which machine load
 /// slows down for both cases alike. New and reused samples alternate A B A B.
-fn kernel_only(results: &mut Results, n: usize) {
+fn kernel_samples(n: usize) -> KernelSamples {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
     let addr = listener.local_addr().unwrap();
     let mut buf = [b'k'; MSG];
@@ -116,101 +134,107 @@ fn kernel_only(results: &mut Results, n: usize) {
     }
     // ANCHOR_END: kernel_round
 
-    let (mut connect_ns, mut new_ns, mut reused_ns) = (Vec::new(), Vec::new(), Vec::new());
+    let mut k = KernelSamples::default();
     let warm = harness::pick(200, 50);
     for i in 0..warm + n {
         // ANCHOR: kernel_new
         let t0 = Instant::now();
-        let mut c = TcpStream::connect(addr).unwrap(); // SYN, SYN-ACK, ACK
+        // socket(), then SYN, SYN-ACK, ACK: on loopback the kernel also creates
+        // the server's socket for this connection before connect() returns.
+        let mut c = TcpStream::connect(addr).unwrap();
         let t1 = Instant::now();
-        let mut s = listener.accept().unwrap().0; // already queued
+        let mut s = listener.accept().unwrap().0; // hands over that socket
         c.set_nodelay(true).unwrap();
         s.set_nodelay(true).unwrap();
+        let t2 = Instant::now();
         round(&mut c, &mut s, &mut buf);
+        let t3 = Instant::now();
         drop(c); // client closes first: FIN, ACK...
         drop(s); // ...server's FIN, ACK: the client keeps TIME_WAIT
-        let t2 = Instant::now();
+        let t4 = Instant::now();
         // ANCHOR_END: kernel_new
 
-        let t3 = Instant::now();
+        let t5 = Instant::now();
         round(&mut conn, &mut peer, &mut buf);
-        let t4 = Instant::now();
+        let t6 = Instant::now();
         if i >= warm {
-            connect_ns.push((t1 - t0).as_nanos() as f64);
-            new_ns.push((t2 - t0).as_nanos() as f64);
-            reused_ns.push((t4 - t3).as_nanos() as f64);
+            let ns = |a: Instant, b: Instant| (b - a).as_nanos() as f64;
+            k.connect.push(ns(t0, t1));
+            k.accept.push(ns(t1, t2));
+            k.exchange.push(ns(t2, t3));
+            k.close.push(ns(t3, t4));
+            k.new.push(ns(t0, t4));
+            k.reused.push(ns(t5, t6));
         }
     }
-    drop((conn, peer, listener));
-
-    let connect = Summary::from_ns(connect_ns);
-    let new = Summary::from_ns(new_ns);
-    let reused = Summary::from_ns(reused_ns);
-    let ratio = Ratio::of(&new, &reused);
-    results.set("kernel.connect", &connect);
-    results.set("kernel.new_conn", &new);
-    results.set("kernel.reused", &reused);
-    results.set("kernel.ratio", ratio);
-    results.set("kernel.extra", new.median - reused.median);
-    results.set("kernel.connect_share", connect.median / new.median);
-    let bar = |en: &str, vi: &str, s: &Summary| serde_json::json!({"en": en, "vi": vi, "median_ns": s.median});
-    results.set(
-        "kernel.bars",
-        vec![
-            bar("connect() only", "chỉ connect()", &connect),
-            bar(
-                "new connection per request",
-                "kết nối mới mỗi request",
-                &new,
-            ),
-            bar("reused connection", "tái dùng kết nối", &reused),
-        ],
-    );
-
-    // What a real network adds: the handshake costs one extra round trip.
-    // These RTTs are assumptions for the arithmetic, not measurements.
-    let rows: Vec<_> = EXAMPLE_RTT_MS
-        .iter()
-        .map(|&ms| {
-            let rtt_ns = ms as f64 * 1e6;
-            serde_json::json!({
-                "rtt_ms": ms,
-                "rtt_ns": rtt_ns,
-                "handshake_ns": rtt_ns + new.median - reused.median,
-                "times_loopback_extra": (rtt_ns + new.median - reused.median) / (new.median - reused.median),
-            })
-        })
-        .collect();
-    results.set("computed.rtt_ms", EXAMPLE_RTT_MS[1]);
-    results.set("computed.rtt_ns", EXAMPLE_RTT_MS[1] as f64 * 1e6);
-    results.set("computed.rows", &rows);
-    results.set(
-        "computed.times_loopback_extra",
-        rows[1]["times_loopback_extra"].as_f64().unwrap(),
-    );
-
-    println!(
-        "Kernel only: both ends in one thread, {MSG}-byte request and response, {n} pairs A B A B (median):"
-    );
-    println!("  connect() alone               {:>10}", us(connect.median));
-    println!(
-        "  new connection per request    {:>10}   (connect, accept, exchange, close)",
-        us(new.median)
-    );
-    println!("  reused connection             {:>10}", us(reused.median));
-    println!("  new / reused                  {:>9.1}x", ratio.value);
-    println!();
+    k
 }
 
-/// Raw TCP: connect-only timing, then new-connection vs reused-connection
-/// requests, interleaved so that both see the same machine noise.
-fn raw_tcp(results: &mut Results, n: usize) -> (u16, usize) {
-    let fresh = EchoServer::start();
-    let kept = EchoServer::start();
-    let mut buf = [b'a'; MSG];
+fn kernel_only(results: &mut Results, n: usize) {
+    let k = kernel_samples(n);
+    for (key, samples) in [
+        ("kernel.connect", k.connect),
+        ("kernel.accept", k.accept),
+        ("kernel.exchange", k.exchange),
+        ("kernel.close", k.close),
+        ("kernel.new_conn", k.new),
+        ("kernel.reused", k.reused),
+    ] {
+        results.set(key, Summary::from_ns(samples));
+    }
+    results.ratio("kernel.ratio", "kernel.new_conn", "kernel.reused");
+    results.difference("kernel.extra", "kernel.new_conn", "kernel.reused");
+    results.share("kernel.connect_share", "kernel.connect", "kernel.new_conn");
+    results.share("kernel.accept_share", "kernel.accept", "kernel.new_conn");
+    results.share("kernel.close_share", "kernel.close", "kernel.new_conn");
+    results.ratio(
+        "kernel.close_over_exchange",
+        "kernel.close",
+        "kernel.exchange",
+    );
+    let median = |key: &str| results.get(key).and_then(|v| v["median"].as_f64());
+    let bar = |en: &str, vi: &str, key: &str| json!({"en": en, "vi": vi, "median_ns": median(key)});
+    let bars = vec![
+        bar("connect() only", "chỉ connect()", "kernel.connect"),
+        bar(
+            "new connection per request",
+            "kết nối mới mỗi request",
+            "kernel.new_conn",
+        ),
+        bar("reused connection", "tái dùng kết nối", "kernel.reused"),
+    ];
+    results.set("kernel.bars", bars);
+}
 
+/// What a real network adds: a new connection pays one more round trip. The RTTs
+/// are inputs (assumptions for the arithmetic), compared with the loopback extra.
+fn computed(results: &mut Results) {
+    for ms in EXAMPLE_RTT_MS {
+        let row = format!("computed.rows.r{ms:02}ms");
+        results.input_duration(&format!("{row}.rtt"), ms as f64 * 1e6);
+        results.ratio(
+            &format!("{row}.over_extra"),
+            &format!("{row}.rtt"),
+            "kernel.extra",
+        );
+    }
+}
+
+/// The server-thread samples (ns).
+#[derive(Default)]
+struct RawSamples {
+    connect: Vec<f64>,
+    first: Vec<f64>,
+    new: Vec<f64>,
+    reused: Vec<f64>,
+}
+
+/// Raw TCP with a server thread: new-connection vs reused-connection requests,
+/// interleaved so that both see the same machine noise.
+fn raw_samples(fresh: &EchoServer, kept: &EchoServer, n: usize) -> RawSamples {
+    let mut buf = [b'a'; MSG];
     // Warm-up: a few of each.
-    for _ in 0..50 {
+    for _ in 0..RAW_WARMUP {
         let mut s = TcpStream::connect(fresh.addr).unwrap();
         s.set_nodelay(true).unwrap();
         exchange(&mut s, &mut buf);
@@ -221,8 +245,7 @@ fn raw_tcp(results: &mut Results, n: usize) -> (u16, usize) {
     conn.set_nodelay(true).unwrap(); // std default: Nagle on
     // ANCHOR_END: reused
 
-    let (mut connect_ns, mut first_ns, mut new_ns, mut reused_ns) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut r = RawSamples::default();
     for _ in 0..n {
         let served = fresh.done.load(Ordering::SeqCst);
         // ANCHOR: new_conn
@@ -234,9 +257,9 @@ fn raw_tcp(results: &mut Results, n: usize) -> (u16, usize) {
         let t2 = Instant::now();
         drop(s); // we close first: our side keeps the TIME_WAIT
         // ANCHOR_END: new_conn
-        connect_ns.push((t1 - t0).as_nanos() as f64);
-        first_ns.push((t2 - t1).as_nanos() as f64);
-        new_ns.push((t2 - t0).as_nanos() as f64);
+        r.connect.push((t1 - t0).as_nanos() as f64);
+        r.first.push((t2 - t1).as_nanos() as f64);
+        r.new.push((t2 - t0).as_nanos() as f64);
         // Untimed: let the server finish closing that connection, so that its
         // clean-up does not compete with the next measurement for the CPU.
         let deadline = Instant::now() + Duration::from_millis(100);
@@ -246,58 +269,36 @@ fn raw_tcp(results: &mut Results, n: usize) -> (u16, usize) {
 
         let t0 = Instant::now();
         exchange(&mut conn, &mut buf);
-        reused_ns.push(t0.elapsed().as_nanos() as f64);
+        r.reused.push(t0.elapsed().as_nanos() as f64);
     }
-    drop(conn);
+    r
+}
 
-    let connect = Summary::from_ns(connect_ns);
-    let first = Summary::from_ns(first_ns);
-    let new = Summary::from_ns(new_ns);
-    let reused = Summary::from_ns(reused_ns);
-    let ratio = Ratio::of(&new, &reused);
-    results.set("connect", &connect);
-    results.set("raw.first_exchange", &first);
-    results.set("raw.new_conn", &new);
-    results.set("raw.reused", &reused);
-    results.set("raw.ratio", ratio);
-    results.set("raw.connect_share", connect.median / new.median);
-    results.set("raw.first_vs_reused", first.median / reused.median);
-    let bar = |en: &str, vi: &str, s: &Summary| serde_json::json!({"en": en, "vi": vi, "median_ns": s.median});
-    results.set(
-        "raw.bars",
-        vec![
-            bar("connect() only", "chỉ connect()", &connect),
-            bar(
-                "new connection per request",
-                "kết nối mới mỗi request",
-                &new,
-            ),
-            bar("reused connection", "tái dùng kết nối", &reused),
-        ],
-    );
+fn raw_tcp(results: &mut Results, n: usize) {
+    let fresh = EchoServer::start();
+    let kept = EchoServer::start();
+    let r = raw_samples(&fresh, &kept, n);
+    results.set("raw.connect", Summary::from_ns(r.connect));
+    results.set("raw.first_exchange", Summary::from_ns(r.first));
+    results.set("raw.new_conn", Summary::from_ns(r.new));
+    results.set("raw.reused", Summary::from_ns(r.reused));
+    results.ratio("raw.ratio", "raw.new_conn", "raw.reused");
+    // What waking the server thread adds to one exchange.
+    results.difference("raw.wakeup", "raw.reused", "kernel.reused");
 
     // Our closes left TIME_WAIT entries on this server's port: count them now.
     std::thread::sleep(Duration::from_millis(50));
     let port = fresh.addr.port();
-    let tw = tcp::count(&[port], Side::Both);
-    results.set("raw.time_wait_after", tw.time_wait);
     results.set(
         "raw.time_wait_client",
         tcp::count(&[port], Side::Client).time_wait,
     );
-    let made = n + 50;
-    results.set("raw.connections_made", made);
-    results.set("raw.time_wait_share", tw.time_wait as f64 / made as f64);
-
-    println!(
-        "With a server thread on 127.0.0.1, {MSG}-byte request and response, {n} samples each (median):"
+    results.input("raw.connections_made", n + RAW_WARMUP);
+    results.share(
+        "raw.time_wait_share",
+        "raw.time_wait_client",
+        "raw.connections_made",
     );
-    println!("  connect() alone               {:>10}", us(connect.median));
-    println!("  first exchange on new conn    {:>10}", us(first.median));
-    println!("  new connection per request    {:>10}", us(new.median));
-    println!("  reused connection             {:>10}", us(reused.median));
-    println!("  new / reused                  {:>9.1}x", ratio.value);
-    (port, tw.time_wait)
 }
 
 /// HTTP/1.1 with hyper-util's legacy client: keep-alive pool vs no pool.
@@ -348,28 +349,13 @@ fn http(results: &mut Results, n: usize) {
     drop(keepalive);
     drop(rt);
 
-    let ka = Summary::from_ns(ka);
-    let os = Summary::from_ns(os);
-    let ratio = Ratio::of(&os, &ka);
-    results.set("http.requests", n);
-    results.set("http.keepalive", &ka);
-    results.set("http.new_conn", &os);
-    results.set("http.ratio", ratio);
+    results.input("http.requests", n);
+    results.set("http.keepalive", Summary::from_ns(ka));
+    results.set("http.new_conn", Summary::from_ns(os));
+    results.ratio("http.ratio", "http.new_conn", "http.keepalive");
+    results.difference("http.saved", "http.new_conn", "http.keepalive");
     results.set("http.conns_keepalive", ka_conns);
     results.set("http.conns_new", os_conns);
-    results.set("http.saved", os.median - ka.median);
-
-    println!();
-    println!("HTTP/1.1 GET, hyper-util legacy client, 64-byte body, {n} requests each (median):");
-    println!(
-        "  keep-alive pool               {:>10}   connections opened: {ka_conns}",
-        us(ka.median)
-    );
-    println!(
-        "  pool_max_idle_per_host(0)     {:>10}   connections opened: {os_conns}",
-        us(os.median)
-    );
-    println!("  new / keep-alive              {:>9.1}x", ratio.value);
 }
 
 #[derive(Serialize)]
@@ -380,20 +366,20 @@ struct Phase {
     established: usize,
     time_wait: usize,
     other: usize,
-    client_time_wait: usize,
 }
 
-fn snapshot(phase: &'static str, phase_vi: &'static str, port: u16) -> Phase {
+/// The sockets of one port by state (both ends), and the client side's alone.
+fn snapshot(phase: &'static str, phase_vi: &'static str, port: u16) -> (Phase, tcp::Counts) {
     let both = tcp::count(&[port], Side::Both);
-    Phase {
+    let row = Phase {
         phase,
         phase_vi,
         listen: both.listen,
         established: both.established,
         time_wait: both.time_wait,
         other: both.total - both.listen - both.established - both.time_wait,
-        client_time_wait: tcp::count(&[port], Side::Client).time_wait,
-    }
+    };
+    (row, tcp::count(&[port], Side::Client))
 }
 
 /// Socket states of one fresh port: before, during and after HELD connections.
@@ -418,50 +404,162 @@ fn states(results: &mut Results) {
     let end = snapshot("listener closed", "đóng listener", port);
     // ANCHOR_END: states
 
-    println!();
-    println!("Sockets of one port in /proc/net/tcp, {HELD} connections (both ends counted):");
-    println!(
-        "  {:<16} {:>7} {:>12} {:>10} {:>6}",
-        "phase", "LISTEN", "ESTABLISHED", "TIME_WAIT", "other"
-    );
-    let rows = vec![before, during, after, end];
-    for r in &rows {
-        println!(
-            "  {:<16} {:>7} {:>12} {:>10} {:>6}",
-            r.phase, r.listen, r.established, r.time_wait, r.other
-        );
-    }
-    results.set("states.held", HELD);
-    results.set("states.open_established", rows[1].established);
-    // Sockets per connection while open: 2 when both ends are on this machine.
+    results.input("states.held", HELD);
+    let open = &during.0;
+    results.set("states.open_established", open.established);
+    results.set("states.open_client_established", during.1.established);
     results.set(
-        "states.established_per_conn",
-        rows[1].established as f64 / HELD as f64,
+        "states.open_server_established",
+        open.established - during.1.established,
     );
-    results.set("states.closed_time_wait", rows[2].time_wait);
-    results.set("states.closed_client_time_wait", rows[2].client_time_wait);
-    results.set("states.closed_established", rows[2].established);
-    results.set("states.end_time_wait", rows[3].time_wait);
+    results.set("states.closed_time_wait", after.0.time_wait);
+    results.set("states.closed_client_time_wait", after.1.time_wait);
+    results.set("states.closed_established", after.0.established);
+    results.set("states.end_time_wait", end.0.time_wait);
+    let rows: Vec<Phase> = [before, during, after, end]
+        .into_iter()
+        .map(|p| p.0)
+        .collect();
     results.set("states.rows", &rows);
 }
 
-fn us(ns: f64) -> String {
-    format!("{:.1} µs", ns / 1000.0)
+/// The kernel settings the article explains its TIME_WAIT figures with.
+fn sysctls(results: &mut Results) {
+    let tw_reuse = tcp::sysctl_numbers("/proc/sys/net/ipv4/tcp_tw_reuse");
+    results.set("sysctl.tcp_tw_reuse", tw_reuse.first().copied());
+    results.input("params.tcp_timewait_seconds", TIMEWAIT_LEN_S);
+}
+
+/// The output tables, in both languages, from the results' paths.
+fn tables(results: &mut Results) {
+    kernel_table(results);
+    raw_table(results);
+    http_table(results);
+}
+
+/// The table of the kernel-only measurement.
+fn kernel_table(results: &mut Results) {
+    let median = Label::new("trung vị", "median");
+    let mut t = Table::new([
+        Label::new("một luồng, hai đầu", "one thread, both ends"),
+        median,
+    ])
+    .titled(Label::new(
+        format!("Phần việc của nhân: request {MSG} byte, hai đầu trong một luồng"),
+        format!("Kernel only: {MSG}-byte request and response, both ends in one thread"),
+    ));
+    for (vi, en, path) in [
+        (
+            "connect(): bắt tay, tạo hai socket",
+            "connect(): handshake, both sockets",
+            "kernel.connect",
+        ),
+        (
+            "accept() và TCP_NODELAY",
+            "accept() and TCP_NODELAY",
+            "kernel.accept",
+        ),
+        (
+            "hỏi-đáp trên kết nối mới",
+            "exchange on the new connection",
+            "kernel.exchange",
+        ),
+        ("đóng hai đầu", "closing both ends", "kernel.close"),
+        ("cả kết nối mới", "whole new connection", "kernel.new_conn"),
+        (
+            "hỏi-đáp trên kết nối tái dùng",
+            "exchange on a reused connection",
+            "kernel.reused",
+        ),
+        ("mới / tái dùng", "new / reused", "kernel.ratio"),
+    ] {
+        t.row([text(vi, en), value(path)]);
+    }
+    results.table(t);
+}
+
+/// The table of the server-thread variant.
+fn raw_table(results: &mut Results) {
+    let median = Label::new("trung vị", "median");
+
+    let mut t = Table::new([
+        Label::new("có luồng máy chủ", "with a server thread"),
+        median,
+    ])
+    .titled(Label::new(
+        "Máy chủ echo trong luồng riêng",
+        "Echo server in its own thread",
+    ));
+    for (vi, en, path) in [
+        ("connect()", "connect()", "raw.connect"),
+        (
+            "lần hỏi-đáp đầu tiên",
+            "first exchange",
+            "raw.first_exchange",
+        ),
+        ("cả kết nối mới", "whole new connection", "raw.new_conn"),
+        (
+            "hỏi-đáp trên kết nối tái dùng",
+            "exchange on a reused connection",
+            "raw.reused",
+        ),
+        ("mới / tái dùng", "new / reused", "raw.ratio"),
+        (
+            "thêm do đánh thức luồng",
+            "added by the wake-up",
+            "raw.wakeup",
+        ),
+    ] {
+        t.row([text(vi, en), value(path)]);
+    }
+    results.table(t);
+}
+
+/// The table of the HTTP/1.1 comparison.
+fn http_table(results: &mut Results) {
+    let median = Label::new("trung vị", "median");
+
+    let mut t = Table::new([
+        Label::new(
+            "client HTTP/1.1 (hyper-util)",
+            "HTTP/1.1 client (hyper-util)",
+        ),
+        median,
+        Label::new("kết nối đã mở", "connections opened"),
+    ])
+    .titled(Label::new(
+        "GET với body 64 byte",
+        "GET with a 64-byte body",
+    ));
+    t.row([
+        text("pool keep-alive", "keep-alive pool"),
+        value("http.keepalive"),
+        value("http.conns_keepalive"),
+    ]);
+    t.row([
+        same("pool_max_idle_per_host(0)"),
+        value("http.new_conn"),
+        value("http.conns_new"),
+    ]);
+    t.row([
+        text("mới / keep-alive", "new / keep-alive"),
+        value("http.ratio"),
+        same(""),
+    ]);
+    results.table(t);
 }
 
 fn main() {
     let mut results = Results::new();
     let n = harness::pick(2000, 300);
-    results.set("params.msg_bytes", MSG);
-    results.set("params.samples", n);
-    results.set(
-        "params.tcp_timewait_seconds",
-        60, // TCP_TIMEWAIT_LEN, a constant compiled into the Linux kernel
-    );
+    results.input("params.msg_bytes", MSG);
+    results.input("params.samples", n);
     kernel_only(&mut results, n);
-    let (port, tw) = raw_tcp(&mut results, n);
-    println!("  TIME_WAIT left on that port   {tw:>10}   (port {port}, our side)");
+    computed(&mut results);
+    raw_tcp(&mut results, n);
     http(&mut results, harness::pick(1000, 200));
     states(&mut results);
+    sysctls(&mut results);
+    tables(&mut results);
     results.write();
 }

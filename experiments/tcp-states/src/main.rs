@@ -3,12 +3,13 @@
 //! plus open file descriptors left by a server that "forgets" to close.
 
 use harness::Results;
+use harness::declare::{Label, Table, same, text, value, value_as};
 use netlab::fds::open_fds;
 use netlab::tcp::{self, Counts, Side, State};
 use serde::Serialize;
-use socket2::SockRef;
+use socket2::{Domain, Protocol, SockRef, Socket, Type};
 use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,8 @@ use std::time::{Duration, Instant};
 const SHORT: usize = 2000;
 /// Connections the forgetful server never closes.
 const LEAK: usize = 200;
+/// How long the experiment waits to see whether CLOSE_WAIT goes away on its own.
+const LEAK_WAIT_S: u64 = 1;
 /// TCP_TIMEWAIT_LEN: a constant compiled into the Linux kernel (60 s).
 const TIMEWAIT_LEN_S: u64 = 60;
 
@@ -34,7 +37,7 @@ struct Row {
     client_time_wait: usize,
     server_time_wait: usize,
     other: usize,
-    ms: f64,
+    secs: f64,
 }
 
 /// Read until the peer closes (EOF) or resets the connection.
@@ -63,7 +66,22 @@ fn settle(port: u16) {
     }
 }
 
-fn short_connections(closer: Closer) -> (Row, u16) {
+/// A client connected to 127.0.0.1:`port` from its own loopback address, 127.`net`.x.y,
+/// one per connection index `i`. No two connections then share a four-tuple, even when a
+/// machine crowded with TIME_WAIT sockets makes the kernel hand an ephemeral port out
+/// again: a SYN from the same address and port would end the earlier connection's
+/// TIME_WAIT on the server early, and the counts would no longer be one per connection.
+fn connect_from(net: u8, i: usize, port: u16) -> TcpStream {
+    let ip = Ipv4Addr::new(127, net, (i / 250) as u8, (i % 250 + 1) as u8);
+    let s = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP)).unwrap();
+    s.bind(&SocketAddr::from((ip, 0)).into()).unwrap();
+    s.connect(&SocketAddr::from((Ipv4Addr::LOCALHOST, port)).into())
+        .unwrap();
+    s.into()
+}
+
+/// One scenario's row, and the seconds left on its TIME_WAIT timers.
+fn short_connections(closer: Closer) -> (Row, Timers) {
     let listener = tcp::fresh_listener();
     let port = listener.local_addr().unwrap().port();
     let t0 = Instant::now();
@@ -82,9 +100,9 @@ fn short_connections(closer: Closer) -> (Row, u16) {
         }
         // ANCHOR_END: server_short
     });
-    for _ in 0..SHORT {
+    for i in 0..SHORT {
         // ANCHOR: client_short
-        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let mut s = connect_from(1, i, port); // from 127.1.x.y, its own address
         s.set_nodelay(true).unwrap();
         if closer == Closer::ClientLinger0 {
             // Linger on, timeout 0: close() sends RST and skips TIME_WAIT.
@@ -100,10 +118,17 @@ fn short_connections(closer: Closer) -> (Row, u16) {
         // ANCHOR_END: client_short
     }
     server.join().unwrap();
-    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    let secs = t0.elapsed().as_secs_f64();
     settle(port);
-    let client = tcp::count(&[port], Side::Client);
-    let server = tcp::count(&[port], Side::Server);
+    // One read for the counts and the timers: every second it takes comes off them.
+    let sockets = tcp::entries(&[port], Side::Both);
+    let time_wait = |side: Side| {
+        sockets
+            .iter()
+            .filter(|e| e.state == State::TimeWait && tcp::matches(e, &[port], side))
+            .count()
+    };
+    let (client_time_wait, server_time_wait) = (time_wait(Side::Client), time_wait(Side::Server));
     let (scenario, scenario_vi) = match closer {
         Closer::Client => ("client closes first", "client đóng trước"),
         Closer::Server => ("server closes first", "server đóng trước"),
@@ -113,24 +138,32 @@ fn short_connections(closer: Closer) -> (Row, u16) {
         scenario,
         scenario_vi,
         connections: SHORT,
-        client_time_wait: client.time_wait,
-        server_time_wait: server.time_wait,
-        other: client.total + server.total - client.time_wait - server.time_wait,
-        ms,
+        client_time_wait,
+        server_time_wait,
+        other: sockets.len() - client_time_wait - server_time_wait,
+        secs,
     };
-    (row, port)
+    (row, time_wait_timers(&sockets, TIMEWAIT_LEN_S as f64))
 }
 
-/// Seconds left on the TIME_WAIT timers of `port`: (min, max).
-fn time_wait_timers(port: u16) -> (f64, f64) {
-    let secs: Vec<f64> = tcp::entries(&[port], Side::Both)
+/// Seconds left on TIME_WAIT timers: the lowest, the highest, how many above `len_s`.
+struct Timers {
+    min: f64,
+    max: f64,
+    above: usize,
+}
+
+fn time_wait_timers(sockets: &[tcp::Entry], len_s: f64) -> Timers {
+    let secs: Vec<f64> = sockets
         .iter()
         .filter(|e| e.state == State::TimeWait)
         .map(|e| e.timer_secs())
         .collect();
-    let min = secs.iter().cloned().fold(f64::INFINITY, f64::min);
-    let max = secs.iter().cloned().fold(0.0, f64::max);
-    (min, max)
+    Timers {
+        min: secs.iter().cloned().fold(f64::INFINITY, f64::min),
+        max: secs.iter().cloned().fold(0.0, f64::max),
+        above: secs.iter().filter(|&&s| s > len_s).count(),
+    }
 }
 
 #[derive(Serialize)]
@@ -186,8 +219,8 @@ fn forgetful_server(results: &mut Results) {
         drop(forgotten); // the fix: close them
         listener
     });
-    for _ in 0..LEAK {
-        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    for i in 0..LEAK {
+        let mut s = connect_from(2, i, port);
         s.write_all(b"?").unwrap();
         let mut b = [0u8; 1];
         s.read_exact(&mut b).unwrap();
@@ -195,7 +228,7 @@ fn forgetful_server(results: &mut Results) {
     ready_rx.recv().unwrap();
     std::thread::sleep(Duration::from_millis(100));
     let (leaked, _) = leak_phase("server forgot close()", "server quên close()", port, fds0);
-    std::thread::sleep(Duration::from_secs(1));
+    std::thread::sleep(Duration::from_secs(LEAK_WAIT_S));
     let (later, _) = leak_phase("one second later", "một giây sau", port, fds0);
     release_tx.send(()).unwrap();
     let listener = server.join().unwrap();
@@ -203,19 +236,6 @@ fn forgetful_server(results: &mut Results) {
     let (fixed, _) = leak_phase("streams dropped", "đã drop các stream", port, fds0);
     drop(listener);
 
-    println!();
-    println!("A server that never closes: {LEAK} clients connect, get an answer, close.");
-    println!(
-        "  {:<24} {:>11} {:>10} {:>10} {:>10}",
-        "phase", "CLOSE_WAIT", "FIN_WAIT2", "TIME_WAIT", "extra fds"
-    );
-    for r in [&leaked, &later, &fixed] {
-        println!(
-            "  {:<24} {:>11} {:>10} {:>10} {:>10}",
-            r.phase, r.server_close_wait, r.client_fin_wait2, r.client_time_wait, r.extra_fds
-        );
-    }
-    results.set("leak.connections", LEAK);
     results.set("leak.close_wait", leaked.server_close_wait);
     results.set("leak.fin_wait2", leaked.client_fin_wait2);
     results.set("leak.extra_fds", leaked.extra_fds);
@@ -226,90 +246,132 @@ fn forgetful_server(results: &mut Results) {
     results.set("leak.rows", vec![leaked, later, fixed]);
 }
 
-fn main() {
-    let mut results = Results::new();
-    results.set("params.short", SHORT);
-    results.set("params.leak", LEAK);
-    results.set("params.leak_wait_s", 1);
-
+/// The three short-connection scenarios, and the TIME_WAIT timers of the first one's
+/// port, read right after it: every second spent on the others would come off them.
+fn short_scenarios(results: &mut Results) {
     let mut rows = Vec::new();
-    let (mut tw_min, mut tw_max) = (0.0, 0.0);
     for closer in [Closer::Client, Closer::Server, Closer::ClientLinger0] {
-        let (row, port) = short_connections(closer);
+        let (row, timers) = short_connections(closer);
         if closer == Closer::Client {
-            // Read the timers right away: every second spent on the other
-            // scenarios would come off them.
-            (tw_min, tw_max) = time_wait_timers(port);
+            results.set("time_wait.timer_min_s", timers.min);
+            results.set("time_wait.timer_max_s", timers.max);
+            results.set("time_wait.timers_above_len", timers.above);
         }
         rows.push(row);
     }
-
-    println!("{SHORT} short connections per scenario on 127.0.0.1 (sockets of our port only):");
-    println!(
-        "  {:<22} {:>17} {:>17} {:>6} {:>9}",
-        "scenario", "client TIME_WAIT", "server TIME_WAIT", "other", "time"
-    );
-    for r in &rows {
-        println!(
-            "  {:<22} {:>17} {:>17} {:>6} {:>6.0} ms",
-            r.scenario, r.client_time_wait, r.server_time_wait, r.other, r.ms
-        );
+    for (name, r) in ["client_first", "server_first", "linger0"]
+        .iter()
+        .zip(&rows)
+    {
+        results.set(&format!("short.{name}.client_tw"), r.client_time_wait);
+        results.set(&format!("short.{name}.server_tw"), r.server_time_wait);
+        results.set(&format!("short.{name}.secs"), r.secs);
     }
-    println!(
-        "  TIME_WAIT timers left on the first port: {tw_min:.1} s to {tw_max:.1} s \
-         (TIME_WAIT lasts {TIMEWAIT_LEN_S} s)"
-    );
-    results.set("short.client_first.client_tw", rows[0].client_time_wait);
-    results.set("short.client_first.server_tw", rows[0].server_time_wait);
-    results.set("short.server_first.client_tw", rows[1].client_time_wait);
-    results.set("short.server_first.server_tw", rows[1].server_time_wait);
-    results.set("short.linger0.client_tw", rows[2].client_time_wait);
-    results.set("short.linger0.server_tw", rows[2].server_time_wait);
-    results.set(
-        "short.client_first.share",
-        rows[0].client_time_wait as f64 / SHORT as f64,
-    );
-    results.set(
-        "short.server_first.share",
-        rows[1].server_time_wait as f64 / SHORT as f64,
-    );
     results.set("short.rows", &rows);
-    results.set("time_wait.timer_max_s", tw_max);
-    results.set("time_wait.timer_min_s", tw_min);
-    results.set("time_wait.len_s", TIMEWAIT_LEN_S);
+}
 
-    forgetful_server(&mut results);
-
-    // Kernel settings that matter for TIME_WAIT, read from this machine.
-    let fin_timeout = tcp::sysctl_numbers("/proc/sys/net/ipv4/tcp_fin_timeout");
+/// Kernel settings that matter for TIME_WAIT, read from this machine, and the ceiling
+/// they put on new connections to one destination (computed, not measured).
+fn sysctls(results: &mut Results) {
+    let first = |path: &str| tcp::sysctl_numbers(path).first().copied().unwrap_or(0);
     let range = tcp::sysctl_numbers("/proc/sys/net/ipv4/ip_local_port_range");
-    let tw_reuse = tcp::sysctl_numbers("/proc/sys/net/ipv4/tcp_tw_reuse");
-    let tw_buckets = tcp::sysctl_numbers("/proc/sys/net/ipv4/tcp_max_tw_buckets");
-    let ports = range[1] - range[0] + 1;
-    results.set("sysctl.tcp_fin_timeout", fin_timeout[0]);
+    results.set(
+        "sysctl.tcp_fin_timeout",
+        first("/proc/sys/net/ipv4/tcp_fin_timeout"),
+    );
     results.set("sysctl.port_low", range[0]);
     results.set("sysctl.port_high", range[1]);
-    results.set("sysctl.ephemeral_ports", ports);
-    results.set("sysctl.tcp_tw_reuse", tw_reuse[0]);
-    results.set("sysctl.tcp_max_tw_buckets", tw_buckets[0]);
-    // Computed, not measured: without TIME_WAIT reuse, one client can open at
-    // most this many new connections per second to one (address, port).
-    let per_sec = ports as f64 / TIMEWAIT_LEN_S as f64;
-    results.set("computed.max_new_per_sec", per_sec);
-    println!();
-    println!("Kernel settings on this machine:");
-    println!(
-        "  tcp_fin_timeout       {:>8} s   (FIN_WAIT2 of orphaned sockets, not TIME_WAIT)",
-        fin_timeout[0]
+    results.set("sysctl.ephemeral_ports", range[1] - range[0] + 1);
+    results.set(
+        "sysctl.tcp_tw_reuse",
+        first("/proc/sys/net/ipv4/tcp_tw_reuse"),
     );
-    println!(
-        "  ip_local_port_range   {:>8}     ({} to {})",
-        ports, range[0], range[1]
+    results.set(
+        "sysctl.tcp_max_tw_buckets",
+        first("/proc/sys/net/ipv4/tcp_max_tw_buckets"),
     );
-    println!("  tcp_tw_reuse          {:>8}", tw_reuse[0]);
-    println!("  tcp_max_tw_buckets    {:>8}", tw_buckets[0]);
-    println!(
-        "  computed: {ports} ports / {TIMEWAIT_LEN_S} s = {per_sec:.0} new connections per second to one destination"
+    // Without TIME_WAIT reuse, one client can open at most this many new connections
+    // per second to one (address, port).
+    results.ratio(
+        "computed.max_new_per_sec",
+        "sysctl.ephemeral_ports",
+        "time_wait.len_s",
     );
+}
+
+/// The output tables, in both languages, from the results' paths.
+fn tables(results: &mut Results) {
+    let mut t = Table::new([
+        Label::new("kịch bản", "scenario"),
+        Label::new("TIME_WAIT phía client", "client TIME_WAIT"),
+        Label::new("TIME_WAIT phía server", "server TIME_WAIT"),
+        Label::new("thời gian (s)", "time (s)"),
+    ])
+    .titled(Label::new(
+        "Kết nối ngắn trên 127.0.0.1, theo kịch bản (chỉ socket của cổng thí nghiệm)",
+        "Short connections on 127.0.0.1 by scenario (sockets of our port only)",
+    ));
+    for (vi, en, name) in [
+        ("client đóng trước", "client closes first", "client_first"),
+        ("server đóng trước", "server closes first", "server_first"),
+        ("client SO_LINGER(0)", "client SO_LINGER(0)", "linger0"),
+    ] {
+        t.row([
+            text(vi, en),
+            value(format!("short.{name}.client_tw")),
+            value(format!("short.{name}.server_tw")),
+            value_as(format!("short.{name}.secs"), "fixed(2)"),
+        ]);
+    }
+    results.table(t);
+
+    let mut t = Table::new([
+        Label::new("trên máy này", "on this machine"),
+        Label::new("giá trị", "value"),
+    ])
+    .titled(Label::new(
+        "Thiết lập của nhân và bộ đếm TIME_WAIT",
+        "Kernel settings and TIME_WAIT timers",
+    ));
+    t.row([same("tcp_fin_timeout (s)"), value("sysctl.tcp_fin_timeout")]);
+    t.row([
+        text(
+            "cổng tạm (ip_local_port_range)",
+            "ephemeral ports (ip_local_port_range)",
+        ),
+        value("sysctl.ephemeral_ports"),
+    ]);
+    t.row([same("tcp_tw_reuse"), value("sysctl.tcp_tw_reuse")]);
+    t.row([
+        same("tcp_max_tw_buckets"),
+        value("sysctl.tcp_max_tw_buckets"),
+    ]);
+    t.row([
+        text(
+            "TIME_WAIT còn lại ít nhất (s)",
+            "TIME_WAIT left, lowest (s)",
+        ),
+        value_as("time_wait.timer_min_s", "fixed(2)"),
+    ]);
+    t.row([
+        text(
+            "TIME_WAIT còn lại nhiều nhất (s)",
+            "TIME_WAIT left, highest (s)",
+        ),
+        value_as("time_wait.timer_max_s", "fixed(2)"),
+    ]);
+    results.table(t);
+}
+
+fn main() {
+    let mut results = Results::new();
+    results.input("params.short", SHORT);
+    results.input("params.leak", LEAK);
+    results.input("params.leak_wait_s", LEAK_WAIT_S);
+    results.input("time_wait.len_s", TIMEWAIT_LEN_S);
+    short_scenarios(&mut results);
+    forgetful_server(&mut results);
+    sysctls(&mut results);
+    tables(&mut results);
     results.write();
 }
