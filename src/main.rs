@@ -54,7 +54,7 @@ impl ExperimentArgs {
         } else {
             Rerun::Only(self.rerun.iter().cloned().collect::<BTreeSet<_>>())
         };
-        let env_quick = std::env::var("MEASURED_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+        let env_quick = quick_from_env();
         ExperimentOptions {
             rerun,
             frozen: self.frozen,
@@ -272,14 +272,17 @@ fn main() -> ExitCode {
             open,
             drafts,
             only,
-        } => measured::serve::run(measured::serve::ServeOptions {
-            root,
-            port,
-            bind,
-            open,
-            drafts,
-            only,
-        }),
+        } => measured::serve::run(
+            measured::serve::ServeOptions {
+                root,
+                port,
+                bind,
+                open,
+                drafts,
+                only,
+            },
+            |event| eprintln!("{event}"),
+        ),
         Command::Claims { root, json } => claims(root, json),
         Command::Freeze { root, names } => freeze(root, names),
         Command::Measure {
@@ -581,7 +584,7 @@ fn measure(
     quick: bool,
 ) -> Result<(), measured::Diagnostics> {
     let config = measured::config::load(root)?;
-    let env_quick = std::env::var("MEASURED_QUICK").is_ok_and(|v| !v.is_empty() && v != "0");
+    let env_quick = quick_from_env();
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{name}.results.json")));
     let opts = measured::experiments::measure_file::MeasureOptions {
         name,
@@ -608,7 +611,7 @@ fn measure(
     reason = "main's commands are the one place that prints"
 )]
 fn run_on(host: String, names: Vec<String>, root: PathBuf) -> Result<(), measured::Diagnostics> {
-    if std::env::var("MEASURED_QUICK").is_ok_and(|v| !v.is_empty() && v != "0") {
+    if quick_from_env() {
         return Err(measured::Diagnostic::new(
             measured::diag::Place::file("MEASURED_QUICK"),
             "is set, and `run --on` measures results to publish in machines/, which quick results never are",
@@ -709,6 +712,12 @@ fn new(
         }
     }
     Ok(())
+}
+
+/// Whether `MEASURED_QUICK` asks for quick mode (anything but unset, empty or `0`): the one
+/// place the command line reads the environment.
+fn quick_from_env() -> bool {
+    std::env::var("MEASURED_QUICK").is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// Which articles a command builds: drafts too, and only one.

@@ -382,12 +382,8 @@ fn spawn_http(
     (snapshot_tx, shutdown)
 }
 
-/// Serves until Ctrl-C, printing what happens: the terminal front end of `serve`.
-#[allow(
-    clippy::print_stderr,
-    reason = "main hands the whole serve session to run, which prints its events as they happen"
-)]
-pub fn run(opts: ServeOptions) -> Result<(), Diagnostics> {
+/// Serves until Ctrl-C, handing each event to `report` as it happens (`main` prints them).
+pub fn run(opts: ServeOptions, mut report: impl FnMut(&Event)) -> Result<(), Diagnostics> {
     let open = opts.open;
     let server = start(opts)?;
     server.report_ctrl_c();
@@ -397,7 +393,7 @@ pub fn run(opts: ServeOptions) -> Result<(), Diagnostics> {
         }
     }
     while let Ok(event) = server.events().recv() {
-        eprintln!("{event}");
+        report(&event);
         if matches!(event, Event::Interrupted) {
             break;
         }
