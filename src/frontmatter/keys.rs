@@ -359,6 +359,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_keys_are_the_fields_of_the_front_matter() {
+        // serde names every field it expects when it meets one it does not: the struct's
+        // fields, which KEYS (the errors' list and hints) must name, no more, no fewer.
+        let e = serde_yaml::from_str::<crate::frontmatter::RawFrontMatter>("zzz: 1")
+            .unwrap_err()
+            .to_string();
+        let expected = e.split("expected one of ").nth(1).expect(&e);
+        let mut fields: Vec<&str> = expected
+            .split(", ")
+            .map(|f| f.trim_matches(|c: char| c == '`' || c.is_whitespace()))
+            .map(|f| f.split('`').next().unwrap_or(f))
+            .collect();
+        fields.sort();
+        let mut keys: Vec<&str> = KEYS.iter().map(|k| k.name).collect();
+        keys.sort();
+        assert_eq!(keys, fields);
+    }
+
+    #[test]
     fn keys_of_other_generators_say_what_measured_calls_them() {
         assert_eq!(unknown_hint("lastmod"), "measured calls this `updated`");
         assert_eq!(unknown_hint("Summary"), "measured calls this `description`");
