@@ -491,16 +491,7 @@ fn validate(
     let mut diags = Diagnostics::default();
     let err = |key: &str, msg: String| at_key(path, text, key, msg);
     check_base_url(&base_url, &err, &mut diags);
-    // A menu entry's place: the line that gives its URL.
-    let place_of = |url: &str| {
-        let quoted = [format!("\"{url}\""), format!("'{url}'")];
-        match text.lines().position(|l| {
-            l.trim_start().starts_with("url") && quoted.iter().any(|q| l.contains(q.as_str()))
-        }) {
-            Some(i) => Place::at(path, i + 1, 1),
-            None => Place::file(path),
-        }
-    };
+    let place_of = |url: &str| menu_place(path, text, url);
     // Which of the folders `site.toml` may move it does move (paths::MOVABLE's order).
     let set = [
         experiments.as_ref().and_then(|e| e.dir.clone()),
@@ -517,13 +508,7 @@ fn validate(
     let machines = machines
         .unwrap_or_default()
         .validate(root, &err, &mut diags);
-    let (light, dark) = match highlight {
-        Some(RawHighlight {
-            light_theme,
-            dark_theme,
-        }) => (light_theme, dark_theme),
-        None => (None, None),
-    };
+    let (light, dark) = highlight.map_or((None, None), |h| (h.light_theme, h.dark_theme));
     paths::check_moved(
         root,
         [&experiments.dir, &experiments.frozen_dir, &machines.dir],
@@ -573,6 +558,17 @@ fn validate(
         hosts,
         redirects,
     })
+}
+
+/// A menu entry's place: the line of `text` (the file at `path`) that gives its URL.
+fn menu_place(path: &Path, text: &str, url: &str) -> Place {
+    let quoted = [format!("\"{url}\""), format!("'{url}'")];
+    match text.lines().position(|l| {
+        l.trim_start().starts_with("url") && quoted.iter().any(|q| l.contains(q.as_str()))
+    }) {
+        Some(i) => Place::at(path, i + 1, 1),
+        None => Place::file(path),
+    }
 }
 
 /// A message at the first line of `text` (the file at `path`) that starts with `key`, or at

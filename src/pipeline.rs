@@ -451,13 +451,13 @@ impl Session {
         let used = measure::used(&refs, m);
         let work = Work::whole(&bodies);
         let (notices, warnings) = inputs::translation_notices(&config, &site, &strings);
-        let mut warnings = marks::all_warnings(warnings, &site, &bodies.bodies, drift);
-        warnings.extend(
-            site::drafts_warning(&config, &site)
-                .into_iter()
-                .chain(m.warnings.iter().cloned()),
-        );
-        warnings.extend(std::mem::take(&mut measured.claim_warnings));
+        let later = [
+            drift,
+            site::drafts_warning(&config, &site).into_iter().collect(),
+            m.warnings.clone(),
+            std::mem::take(&mut measured.claim_warnings),
+        ];
+        let warnings = marks::all_warnings(warnings, &site, &bodies.bodies, later.concat());
         let mut inputs = RenderInputs {
             cards: Arc::new(cards),
             extra_pages: self.source_pages(fingerprint, &hooks),
@@ -466,11 +466,7 @@ impl Session {
             standalone: Arc::new(standalone),
             bodies: bodies.bodies,
             notices,
-            claims: Arc::new(crate::claims::report::published(
-                &measured.report,
-                &measured.claims.values().cloned().collect::<Vec<_>>(),
-                m,
-            )),
+            claims: measured.published.clone(),
             templates,
             strings,
             site,
@@ -484,12 +480,7 @@ impl Session {
             store,
         };
         let emitted = self.emit(&mut inputs, &emit, deferred)?;
-        if !self.once {
-            let keys = bodies.keys.iter().copied();
-            self.memo
-                .bodies
-                .retain(keys.zip(inputs.bodies.iter().cloned()));
-        }
+        self.retain_bodies(&bodies.keys, &inputs.bodies);
         let ran = std::mem::take(&mut measured.ran);
         let mut built = built_of(&inputs, ran, m, work, emitted, warnings);
         built.claims = std::mem::take(&mut measured.report);
@@ -507,6 +498,15 @@ impl Session {
             inputs,
         });
         Ok(built)
+    }
+
+    /// Keeps the bodies rendered (by key) for the session's next build; a one-off build has
+    /// none.
+    fn retain_bodies(&mut self, keys: &[blake3::Hash], bodies: &[Arc<crate::markdown::Rendered>]) {
+        if !self.once {
+            let kept = keys.iter().copied().zip(bodies.iter().cloned());
+            self.memo.bodies.retain(kept);
+        }
     }
 
     /// The drift the measurements found: an error under `--strict` (with `deferred`).

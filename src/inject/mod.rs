@@ -602,29 +602,7 @@ impl Injector<'_> {
         opts: &BlockOptions,
         lang: &Lang,
     ) -> Result<String, HookError> {
-        let kind = match opts.chart.as_deref() {
-            Some("line") => ChartKind::Line,
-            Some("bar") => ChartKind::Bar,
-            Some("stacked") => ChartKind::Stacked,
-            Some(other) => {
-                return Err(HookError::new(format!("unknown chart `{other}`"))
-                    .hint("use line, bar or stacked"));
-            }
-            None => unreachable!("checked by the caller"),
-        };
-        let data = opts
-            .data
-            .as_deref()
-            .ok_or_else(|| HookError::new("a chart needs `data: <path to rows>`"))?;
-        let x = opts
-            .x
-            .as_ref()
-            .ok_or_else(|| HookError::new("a chart needs `x: field | label`"))?;
-        if opts.y.is_empty() {
-            return Err(HookError::new(
-                "a chart needs at least one `y: field | label` line",
-            ));
-        }
+        let (kind, data, x) = chart_shape(opts)?;
         let rows = self.rows(m, name, data)?;
         let mut x_labels = Vec::new();
         let mut x_values = Vec::new();
@@ -652,25 +630,12 @@ impl Injector<'_> {
         };
         let title = opts.caption.clone().unwrap_or_else(|| name.to_string());
         let log_x = opts.scale.as_deref() == Some("log");
-        // A logarithmic axis says so in its label.
-        let logarithmic = |label: String, log: bool| match log {
-            true => self.strings[lang].fill("chart_log_axis", &[("label", &label)]),
-            false => label,
-        };
+        let (x_label, y_label) = self.axis_labels(opts, x, lang);
         let chart = Chart {
             kind,
             title,
-            x_label: logarithmic(x.label.clone(), log_x),
-            y_label: logarithmic(
-                opts.y_label.clone().unwrap_or_else(|| {
-                    if opts.y.len() == 1 {
-                        opts.y[0].label.clone()
-                    } else {
-                        String::new()
-                    }
-                }),
-                opts.log_y,
-            ),
+            x_label,
+            y_label,
             x_labels,
             x_values,
             log_x,
@@ -698,6 +663,56 @@ impl Injector<'_> {
             escape(self.strings[lang].get("chart_data"))
         ))
     }
+}
+
+impl Injector<'_> {
+    /// The x and y axes' labels of a chart, a logarithmic axis saying so.
+    fn axis_labels(&self, opts: &BlockOptions, x: &Column, lang: &Lang) -> (String, String) {
+        let logarithmic = |label: String, log: bool| match log {
+            true => self.strings[lang].fill("chart_log_axis", &[("label", &label)]),
+            false => label,
+        };
+        let y = opts
+            .y_label
+            .clone()
+            .unwrap_or_else(|| match opts.y.as_slice() {
+                [only] => only.label.clone(),
+                _ => String::new(),
+            });
+        (
+            logarithmic(x.label.clone(), opts.scale.as_deref() == Some("log")),
+            logarithmic(y, opts.log_y),
+        )
+    }
+}
+
+/// A chart block's kind, data path and x column, or what it lacks.
+fn chart_shape(opts: &BlockOptions) -> Result<(ChartKind, &str, &Column), HookError> {
+    let kind = match opts.chart.as_deref() {
+        Some("line") => ChartKind::Line,
+        Some("bar") => ChartKind::Bar,
+        Some("stacked") => ChartKind::Stacked,
+        Some(other) => {
+            return Err(
+                HookError::new(format!("unknown chart `{other}`")).hint("use line, bar or stacked")
+            );
+        }
+        None => unreachable!("checked by the caller"),
+    };
+    let data = opts
+        .data
+        .as_deref()
+        .ok_or_else(|| HookError::new("a chart needs `data: <path to rows>`"))?;
+    let x = opts
+        .x
+        .as_ref()
+        .ok_or_else(|| HookError::new("a chart needs `x: field | label`"))?;
+    if opts.y.is_empty() {
+        return Err(HookError::new(
+            "a chart needs at least one `y: field | label` line",
+        ));
+    }
+    Ok((kind, data, x))
 }
 
 /// The options of an experiment block: `key: value` lines.

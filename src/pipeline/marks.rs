@@ -65,16 +65,17 @@ pub(super) fn parity_warnings(site: &Site, bodies: &[Arc<Rendered>]) -> Vec<Diag
 }
 
 /// The build's warnings: the translations' (`first`), the value parity of translations, the
-/// experiments' drift, and the bodies'.
+/// experiment stage's (`later`: drift, drafts, other machines' stale results, claims), and
+/// the bodies'.
 pub(super) fn all_warnings(
     first: Vec<Diagnostic>,
     site: &Site,
     bodies: &[Arc<Rendered>],
-    drift: Vec<Diagnostic>,
+    later: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
     let mut warnings = first;
     warnings.extend(parity_warnings(site, bodies));
-    warnings.extend(drift);
+    warnings.extend(later);
     warnings.extend(bodies.iter().flat_map(|b| b.warnings.clone()));
     warnings
 }

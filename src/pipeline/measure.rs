@@ -26,6 +26,8 @@ pub(super) struct Measured {
     pub(super) failures: Diagnostics,
     /// Every claim as this build decided it (the claims report).
     pub(super) report: Vec<claims::report::Entry>,
+    /// Per article folder, its claims as its pages publish them (with other machines').
+    pub(super) published: Arc<std::collections::BTreeMap<String, Vec<claims::report::Published>>>,
     /// What a publisher is told of claims: those published with a verdict other than
     /// *holds*, and those that hold with too little margin.
     pub(super) claim_warnings: Vec<crate::diag::Diagnostic>,
@@ -120,12 +122,15 @@ impl Session {
         };
         let store = experiments::store::Store::new(config);
         let drift = claims::drift::report(&measurements, store.history(), &decided);
+        let articles: Vec<_> = decided.values().cloned().collect();
+        let published = Arc::new(claims::report::published(&report, &articles, &measurements));
         Ok(Measured {
             measurements,
             drift,
             claims: Arc::new(decided),
             failures,
             report,
+            published,
             claim_warnings,
             ran,
             process_runs,
