@@ -9,7 +9,7 @@ use crate::format::Filter;
 use crate::lang::Lang;
 use crate::reference::{HookError, Reference};
 
-pub use crate::reference::MACHINE;
+pub use crate::reference::{MACHINE, type_name};
 
 /// What kind of number a value is, which picks its default filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,17 +178,6 @@ fn join(a: &str, b: &str) -> String {
         b.to_string()
     } else {
         format!("{a}.{b}")
-    }
-}
-
-pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "list",
-        Value::Object(_) => "object",
     }
 }
 

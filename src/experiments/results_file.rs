@@ -503,7 +503,7 @@ fn missing_or(path: &Path, field: &str, got: Option<&Value>, want: &str) -> Diag
         None => format!("missing (expected {want})"),
         Some(Value::Null) => format!("is null, expected {want}"),
         Some(v) => {
-            let name = crate::values::type_name(v);
+            let name = crate::reference::type_name(v);
             let a = if name.starts_with('o') { "an" } else { "a" };
             format!("is {a} {name}, expected {want}")
         }
