@@ -71,19 +71,25 @@ SELECT a.id, (SELECT CAST(SUM(b.amount) AS BIGINT) FROM t AS b WHERE b.id <= a.i
 FROM t AS a ORDER BY a.id";
 // ANCHOR_END: bench_sql
 
-/// Fills `t` with `n` rows of deterministic amounts (0..999).
-fn fill(db: &mut Db, n: u64) -> Result<(), BoxError> {
-    let sql = match db {
-        Db::Pg { .. } => format!(
-            "TRUNCATE t; INSERT INTO t SELECT g, (g * 7919) % 1000 \
-             FROM generate_series(1, {n}) AS g; ANALYZE t;"
-        ),
+/// Creates the table `t_<n>` of `n` rows of deterministic amounts (0..999), `id` its
+/// primary key.
+fn create(db: &mut Db, n: u64) -> Result<(), BoxError> {
+    let rows = match db {
+        Db::Pg { .. } => format!("SELECT g, (g * 7919) % 1000 FROM generate_series(1, {n}) AS g"),
         Db::Lite(_) => format!(
-            "DELETE FROM t; WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s \
-             WHERE g < {n}) INSERT INTO t SELECT g, (g * 7919) % 1000 FROM s; ANALYZE;"
+            "WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < {n}) \
+             SELECT g, (g * 7919) % 1000 FROM s"
         ),
     };
-    db.batch(&sql)
+    db.batch(&format!(
+        "CREATE TABLE t_{n} (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL); \
+         INSERT INTO t_{n} {rows}; ANALYZE t_{n};"
+    ))
+}
+
+/// `sql` (written against `t`) on the table of `n` rows.
+fn on(sql: &str, n: u64) -> String {
+    sql.replace("FROM t ", &format!("FROM t_{n} "))
 }
 
 /// Column names in query order, and the rows.
@@ -102,20 +108,16 @@ pub struct Point {
     subquery_ns: Option<f64>,
 }
 
-/// Times `sql` `reps` times after one untimed run, checking that every run returns `n`
-/// rows and the same checksum.
-fn time_query(db: &mut Db, sql: &str, n: u64, reps: usize) -> Result<(Summary, i64), BoxError> {
-    let (rows, checksum) = db.running(sql)?; // warm-up: caches, plan
-    let mut samples = Vec::with_capacity(reps);
-    for _ in 0..reps {
-        let t0 = Instant::now();
-        let (r, sum) = db.running(sql)?;
-        samples.push(t0.elapsed().as_nanos() as f64);
-        if r != rows || sum != checksum || r as u64 != n {
-            return Err(format!("unexpected result: {r} rows, checksum {sum}").into());
-        }
+/// One timed run of `sql` on the table of `n` rows, checked: `n` rows, and the same
+/// checksum as every other run on that table (`checksum`, set by the first).
+fn time_once(db: &mut Db, sql: &str, n: u64, checksum: &mut Option<i64>) -> Result<f64, BoxError> {
+    let t0 = Instant::now();
+    let (rows, sum) = db.running(sql)?;
+    let ns = t0.elapsed().as_nanos() as f64;
+    if rows as u64 != n || *checksum.get_or_insert(sum) != sum {
+        return Err(format!("unexpected result on {n} rows: {rows} rows, checksum {sum}").into());
     }
-    Ok((Summary::from_ns(samples), checksum))
+    Ok(ns)
 }
 
 fn open() -> Result<Db, BoxError> {
@@ -147,34 +149,52 @@ pub struct Plans {
     subquery: String,
 }
 
-/// Both queries at every size (the subquery up to `SUBQUERY_MAX` rows), with the server's
-/// own time at each.
+/// Both queries at every size (the subquery up to `SUBQUERY_MAX` rows), measured in rounds
+/// that visit every size, with the server's own time at each.
 fn sweep(db: &mut Db, plans: &mut Plans, reps: (usize, usize)) -> Result<Vec<Point>, BoxError> {
     let (window_reps, subquery_reps) = reps;
-    db.batch("CREATE TABLE t (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL)")?;
-    let mut points = Vec::new();
-    // ANCHOR: sweep
+    let k = SIZES.len();
+    let (mut window, mut subquery) = (vec![Vec::new(); k], vec![Vec::new(); k]);
+    let mut sums: Vec<Option<i64>> = vec![None; k]; // both queries must agree on each table
     for &n in &SIZES {
-        fill(db, n)?;
-        let (window, sum) = time_query(db, WINDOW_SQL, n, window_reps)?;
-        let window_server = db.server_time(WINDOW_SQL)?;
-        let (mut subquery, mut subquery_server) = (None, None);
-        if n <= SUBQUERY_MAX {
-            // The same sizes on every machine: the subquery's cost decides nothing.
-            let (s, check) = time_query(db, SUBQUERY_SQL, n, subquery_reps)?;
-            if check != sum {
-                return Err(format!("subquery and window disagree at {n} rows").into());
+        create(db, n)?;
+    }
+    // ANCHOR: sweep
+    // Round 0 is untimed (caches, plans). Each round visits every size, so a change in the
+    // machine's load touches every size alike; the same sizes on every machine. The window
+    // function's pass starts with an untimed run, after the previous round's subqueries.
+    for round in 0..=window_reps.max(subquery_reps) {
+        if round <= window_reps {
+            db.running(&on(WINDOW_SQL, SIZES[0]))?;
+            for (i, &n) in SIZES.iter().enumerate() {
+                let t = time_once(db, &on(WINDOW_SQL, n), n, &mut sums[i])?;
+                window[i].extend((round > 0).then_some(t));
             }
-            subquery_server = db.server_time(SUBQUERY_SQL)?;
-            subquery = Some(s);
         }
-        // ANCHOR_END: sweep
+        for (i, &n) in SIZES.iter().enumerate() {
+            if n <= SUBQUERY_MAX && round <= subquery_reps {
+                let t = time_once(db, &on(SUBQUERY_SQL, n), n, &mut sums[i])?;
+                subquery[i].extend((round > 0).then_some(t));
+            }
+        }
+    }
+    // ANCHOR_END: sweep
+    let mut points = Vec::new();
+    for (i, &n) in SIZES.iter().enumerate() {
+        let window_server = db.server_time(&on(WINDOW_SQL, n))?;
+        let subquery_server = match n <= SUBQUERY_MAX {
+            true => db.server_time(&on(SUBQUERY_SQL, n))?,
+            false => None,
+        };
         if let Some((_, plan)) = &window_server {
             plans.window = plan.clone();
         }
         if let Some((_, plan)) = &subquery_server {
             plans.subquery = plan.clone();
         }
+        let window = Summary::from_ns(std::mem::take(&mut window[i]));
+        let subquery =
+            (n <= SUBQUERY_MAX).then(|| Summary::from_ns(std::mem::take(&mut subquery[i])));
         points.push(Point {
             rows: n,
             window_ns: window.median,
@@ -188,7 +208,7 @@ fn sweep(db: &mut Db, plans: &mut Plans, reps: (usize, usize)) -> Result<Vec<Poi
     Ok(points)
 }
 
-/// The client's time and the server's own (EXPLAIN ANALYZE) for `sql` on a table of `n`
+/// The client's time and the server's own (EXPLAIN ANALYZE) for `sql` on the table of `n`
 /// rows, measured in turn, `reps` pairs: (client, server median). None on SQLite.
 fn client_and_server(
     db: &mut Db,
@@ -196,14 +216,13 @@ fn client_and_server(
     n: u64,
     reps: usize,
 ) -> Result<Option<(Summary, f64)>, BoxError> {
-    fill(db, n)?;
-    db.running(sql)?; // warm-up
+    let sql = on(sql, n);
     let (mut client, mut server) = (Vec::new(), Vec::new());
     for _ in 0..reps {
         let t0 = Instant::now();
-        db.running(sql)?;
+        db.running(&sql)?;
         client.push(t0.elapsed().as_nanos() as f64);
-        match db.server_time(sql)? {
+        match db.server_time(&sql)? {
             Some((ns, _)) => server.push(ns),
             None => return Ok(None),
         }
@@ -254,4 +273,19 @@ fn main() -> Result<(), BoxError> {
     report::tables(&mut res, &points);
     res.write();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_queries_run_on_the_table_of_the_size_asked() {
+        for sql in [WINDOW_SQL, SUBQUERY_SQL] {
+            let q = on(sql, 4000);
+            assert!(!q.contains("FROM t "), "{q}");
+            assert!(q.contains("FROM t_4000 "), "{q}");
+        }
+        assert_eq!(on(SUBQUERY_SQL, 8).matches("FROM t_8 ").count(), 2);
+    }
 }
