@@ -94,7 +94,8 @@ pub fn warm_up(ctx: &Ctx, names: &mut Names) -> Result<(), BoxError> {
     Ok(())
 }
 
-/// Cold lookups at each upstream delay; returns how late the server's sleeps ended, in ns.
+/// Cold lookups at each upstream delay; returns how late the server's sleeps ended (median,
+/// in ns).
 pub fn cold(ctx: &Ctx, names: &mut Names, rows: &mut Vec<LookupRow>) -> Result<[f64; 3], BoxError> {
     let (rt, dns) = (ctx.rt, ctx.dns);
     let mut sleep_late_ns = [0.0; DELAYS_MS.len()];
@@ -117,7 +118,7 @@ pub fn cold(ctx: &Ctx, names: &mut Names, rows: &mut Vec<LookupRow>) -> Result<[
             assert_eq!(ip, LOOPBACK);
             samples.push(t.as_nanos() as f64);
         }
-        sleep_late_ns[i] = dns.late_since(mark, ms); // how late the server's sleep ended
+        sleep_late_ns[i] = dns.late_since(mark); // how late the server's sleep ended
         let queries = (dns.queries() - q0) as f64 / n as f64;
         let (en, vi) = (
             format!("cold, upstream +{ms} ms"),
