@@ -29,18 +29,21 @@ struct Shared {
     seen: Mutex<HashSet<Name>>,
     queries: AtomicU64,
     delayed: AtomicU64,
-    /// Time the delayed queries actually slept, in ns (a sleep ends late).
-    slept_ns: AtomicU64,
+    /// How much longer than asked each delayed query slept, in ns (a sleep ends late).
+    late_ns: Mutex<Vec<u64>>,
     dropped: AtomicU64,
 }
 
 impl Shared {
-    /// Sleep `delay_ns` and add the time really slept to `slept_ns`.
+    /// Sleep `delay_ns` and note how much longer than that the sleep lasted.
     fn upstream(&self, delay_ns: u64) {
         let t0 = Instant::now();
         std::thread::sleep(Duration::from_nanos(delay_ns));
         let slept = t0.elapsed().as_nanos() as u64;
-        self.slept_ns.fetch_add(slept, Ordering::SeqCst);
+        self.late_ns
+            .lock()
+            .unwrap()
+            .push(slept.saturating_sub(delay_ns));
     }
 }
 
@@ -64,7 +67,7 @@ impl DnsServer {
             seen: Mutex::new(HashSet::new()),
             queries: AtomicU64::new(0),
             delayed: AtomicU64::new(0),
-            slept_ns: AtomicU64::new(0),
+            late_ns: Mutex::new(Vec::new()),
             dropped: AtomicU64::new(0),
         });
         let sh = shared.clone();
@@ -105,22 +108,26 @@ impl DnsServer {
     }
 
     /// Where the delayed queries stand now, for [`DnsServer::late_since`].
-    pub fn sleep_mark(&self) -> (u64, u64) {
-        let sh = &self.shared;
-        (
-            sh.delayed.load(Ordering::SeqCst),
-            sh.slept_ns.load(Ordering::SeqCst),
-        )
+    pub fn sleep_mark(&self) -> usize {
+        self.shared.late_ns.lock().unwrap().len()
     }
 
-    /// How much longer than `delay_ms` the delayed queries since `mark` slept, on average, in ns.
-    pub fn late_since(&self, mark: (u64, u64), delay_ms: u64) -> f64 {
-        let (delayed, slept) = self.sleep_mark();
-        let n = delayed - mark.0;
-        if n == 0 {
+    /// How much longer than asked the delayed queries since `mark` slept: the median, in ns
+    /// (0 when none was delayed). Each lookup sends one query, so it is at most the median
+    /// of what those lookups took beyond the delay.
+    pub fn late_since(&self, mark: usize) -> f64 {
+        let late = self.shared.late_ns.lock().unwrap();
+        let mut since: Vec<f64> = late[mark..].iter().map(|&ns| ns as f64).collect();
+        if since.is_empty() {
             return 0.0;
         }
-        (slept - mark.1) as f64 / n as f64 - delay_ms as f64 * 1e6
+        since.sort_by(f64::total_cmp);
+        let n = since.len();
+        if n % 2 == 1 {
+            since[n / 2]
+        } else {
+            (since[n / 2 - 1] + since[n / 2]) / 2.0
+        }
     }
 
     /// Queries deliberately left unanswered (the "lost packets").

@@ -1,21 +1,24 @@
 //! HTTP/1.1 vs HTTP/2 against a local hyper server: a burst of parallel requests
 //! (connections opened, total time) and head-of-line blocking behind one slow response.
 
+mod report;
 mod server;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use harness::Summary;
 use http_body_util::{BodyExt, Empty};
 use hyper::{Request, Uri};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use serde::Serialize;
 use server::Server;
 use tokio::net::TcpStream;
 use tokio::task::JoinSet;
@@ -36,7 +39,7 @@ const FAST: usize = 20;
 /// the burst that started it, however late it reaches the server.
 async fn burst(client: &Pooled) -> Result<(f64, usize), BoxError> {
     let uri: Uri = format!("http://{}/", client.addr).parse()?;
-    let before = client.connects.load(Ordering::Relaxed);
+    let before = client.counts.started.load(Ordering::SeqCst);
     let t0 = Instant::now();
     let mut set = JoinSet::new();
     for _ in 0..PARALLEL {
@@ -51,65 +54,93 @@ async fn burst(client: &Pooled) -> Result<(f64, usize), BoxError> {
         r??;
     }
     let elapsed = t0.elapsed().as_nanos() as f64;
-    Ok((elapsed, client.connects.load(Ordering::Relaxed) - before))
+    let after = client.counts.started.load(Ordering::SeqCst);
+    Ok((elapsed, after - before))
 }
 
-/// hyper-util's pooled client, with the count of connections its connector started.
+/// hyper-util's pooled client, with the counts of the connections its connector opened.
 struct Pooled {
     client: Client<Counting, Empty<Bytes>>,
-    connects: Arc<AtomicUsize>,
-    addr: std::net::SocketAddr,
+    counts: Arc<Counts>,
+    addr: SocketAddr,
 }
 
-fn client(h2: bool, addr: std::net::SocketAddr) -> Pooled {
+fn client(h2: bool, addr: SocketAddr) -> Pooled {
     let mut http = HttpConnector::new(); // 127.0.0.1 literals: no resolver involved
     http.set_nodelay(true);
-    let connects = Arc::new(AtomicUsize::new(0));
+    let counts = Arc::new(Counts::default());
     let counting = Counting {
         http,
-        connects: connects.clone(),
+        counts: counts.clone(),
     };
     let client = Client::builder(TokioExecutor::new())
         .http2_only(h2) // h2c with prior knowledge
         .build(counting);
     Pooled {
         client,
-        connects,
+        counts,
         addr,
     }
 }
 
-/// An `HttpConnector` that counts the connections it is asked to open.
+/// Connections a connector started, how those that finished connecting ended, and the
+/// local address of each one that connected.
+#[derive(Default)]
+pub struct Counts {
+    started: AtomicUsize,
+    established: AtomicUsize,
+    failed: AtomicUsize,
+    locals: Mutex<Vec<SocketAddr>>,
+}
+
+/// An `HttpConnector` that counts the connections it is asked to open, and their outcome.
 #[derive(Clone)]
 struct Counting {
     http: HttpConnector,
-    connects: Arc<AtomicUsize>,
+    counts: Arc<Counts>,
 }
 
+type Connecting = Pin<Box<dyn Future<Output = Result<TokioIo<TcpStream>, BoxError>> + Send>>;
+
 impl Service<Uri> for Counting {
-    type Response = <HttpConnector as Service<Uri>>::Response;
-    type Error = <HttpConnector as Service<Uri>>::Error;
-    type Future = <HttpConnector as Service<Uri>>::Future;
+    type Response = TokioIo<TcpStream>;
+    type Error = BoxError;
+    type Future = Connecting;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.http.poll_ready(cx)
+        self.http.poll_ready(cx).map_err(Into::into)
     }
 
     fn call(&mut self, dst: Uri) -> Self::Future {
-        self.connects.fetch_add(1, Ordering::Relaxed);
-        self.http.call(dst)
+        let counts = self.counts.clone();
+        counts.started.fetch_add(1, Ordering::SeqCst);
+        let connecting = self.http.call(dst);
+        Box::pin(async move {
+            let r = connecting.await;
+            let outcome = match &r {
+                Ok(io) => {
+                    if let Ok(local) = io.inner().local_addr() {
+                        counts.locals.lock().unwrap().push(local);
+                    }
+                    &counts.established
+                }
+                Err(_) => &counts.failed,
+            };
+            outcome.fetch_add(1, Ordering::SeqCst);
+            Ok(r?)
+        })
     }
 }
 // ANCHOR_END: burst
 
-fn request(addr: std::net::SocketAddr, path: &str) -> Result<Request<Empty<Bytes>>, BoxError> {
+fn request(addr: SocketAddr, path: &str) -> Result<Request<Empty<Bytes>>, BoxError> {
     Ok(Request::get(format!("http://{addr}{path}")).body(Empty::new())?)
 }
 
 // ANCHOR: hol
 /// One slow request, then FAST quick ones, all wanted at time zero, on ONE connection.
 /// Returns when each finished, measured from time zero (index 0 is the slow one).
-async fn head_of_line(h2: bool, addr: std::net::SocketAddr) -> Result<Vec<f64>, BoxError> {
+async fn head_of_line(h2: bool, addr: SocketAddr) -> Result<Vec<f64>, BoxError> {
     let stream = TcpStream::connect(addr).await?;
     stream.set_nodelay(true)?;
     let io = TokioIo::new(stream);
@@ -153,174 +184,173 @@ async fn head_of_line(h2: bool, addr: std::net::SocketAddr) -> Result<Vec<f64>, 
 }
 // ANCHOR_END: hol
 
-#[derive(Serialize)]
-struct Proto {
-    name: &'static str,
-    cold: Summary,
-    cold_ns: f64,
-    warm: Summary,
-    warm_ns: f64,
-    conns_cold: usize,
-    conns_cold_max: usize,
-    conns_warm: usize,
-    /// Of the cold burst's connections, those the server had accepted when the warm
-    /// burst started (median).
-    cold_arrived: usize,
-    /// Every connection the clients started, all rounds and both bursts.
-    client_connects: usize,
-    /// Every connection the server accepted over the same rounds.
-    server_accepted: usize,
-    /// server_accepted − client_connects: 0 when the two counts agree.
-    count_gap: i64,
-    hol_fast: Summary,
-    hol_fast_ns: f64,
-    hol_slow: Summary,
+/// What the bursts measured, per protocol (index 0 HTTP/1.1, 1 HTTP/2), over the measured
+/// rounds; `clients` holds every client's connection counts, warm-up round included.
+#[derive(Default)]
+pub struct Bursts {
+    cold: [Vec<f64>; 2],
+    warm: [Vec<f64>; 2],
+    conns_cold: [Vec<usize>; 2],
+    conns_warm: [Vec<usize>; 2],
+    clients: [Vec<Arc<Counts>>; 2],
 }
 
-fn median_usize(v: &mut [usize]) -> usize {
-    v.sort_unstable();
-    v[v.len() / 2]
-}
-
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() -> Result<(), BoxError> {
-    let quick = harness::quick();
-    let (rounds, hol_reps) = if quick { (4, 2) } else { (15, 5) };
-    let servers = [Server::start(false).await?, Server::start(true).await?];
-
-    // Per protocol: cold burst times, warm burst times, connections, HOL times.
-    let mut cold = [vec![], vec![]];
-    let mut warm = [vec![], vec![]];
-    let mut conns_cold = [vec![], vec![]];
-    let mut conns_warm = [vec![], vec![]];
-    let mut connects = [0, 0];
-    let mut cold_arrived = [vec![], vec![]];
+/// `rounds` measured rounds after one warm-up round: per protocol, a cold burst on a new
+/// client, then a warm one on the same client.
+async fn bursts(servers: &[Server; 2], rounds: usize) -> Result<Bursts, BoxError> {
+    let mut b = Bursts::default();
     // ANCHOR: rounds
     for round in 0..=rounds {
         for (p, srv) in servers.iter().enumerate() {
             let c = client(p == 1, srv.addr); // a new client: an empty pool
-            let at_start = srv.accepted();
             let (t_cold, n_cold) = burst(&c).await?;
-            // How many of the cold burst's connections the server has when the warm one starts.
-            let arrived = srv.accepted() - at_start;
             let (t_warm, n_warm) = burst(&c).await?; // same client, pool filled
-            connects[p] += n_cold + n_warm;
+            b.clients[p].push(c.counts.clone());
             if round > 0 {
                 // round 0 is a warm-up
-                cold[p].push(t_cold);
-                warm[p].push(t_warm);
-                conns_cold[p].push(n_cold);
-                conns_warm[p].push(n_warm);
-                cold_arrived[p].push(arrived);
+                b.cold[p].push(t_cold);
+                b.warm[p].push(t_warm);
+                b.conns_cold[p].push(n_cold);
+                b.conns_warm[p].push(n_warm);
             }
         }
     }
     // ANCHOR_END: rounds
-    // The server's own count, once every connection started in the background is in.
-    let mut accepted = [0, 0];
-    for (p, srv) in servers.iter().enumerate() {
-        let limit = Instant::now() + std::time::Duration::from_secs(5);
-        while srv.accepted() < connects[p] && Instant::now() < limit {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        accepted[p] = srv.accepted();
-    }
+    Ok(b)
+}
 
-    let mut hol_fast = [vec![], vec![]];
-    let mut hol_slow = [vec![], vec![]];
-    for _ in 0..hol_reps {
+// ANCHOR: settle
+/// Both sides' counts once every connection the clients started has connected or failed
+/// and the server has accepted every one that connected (the same address and port on
+/// both sides): read when that has held for 200 ms, or after 30 s (a connect whose SYN
+/// was lost retries after 1, 3, 7, 15 s).
+async fn settle(srv: &Server, clients: &[Arc<Counts>]) -> Settled {
+    let sum = |f: fn(&Counts) -> &AtomicUsize| -> usize {
+        clients.iter().map(|c| f(c).load(Ordering::SeqCst)).sum()
+    };
+    let now = || {
+        let locals: Vec<SocketAddr> = clients
+            .iter()
+            .flat_map(|c| c.locals.lock().unwrap().clone())
+            .collect();
+        let peers = srv.peers();
+        Settled {
+            started: sum(|c| &c.started),
+            established: sum(|c| &c.established),
+            failed: sum(|c| &c.failed),
+            accepted: peers.len(),
+            matched: matched(&locals, &peers),
+        }
+    };
+    let limit = Instant::now() + Duration::from_secs(30);
+    let mut agreed_since = None;
+    while Instant::now() < limit {
+        let n = now();
+        if n.started != n.established + n.failed || n.matched != n.established {
+            agreed_since = None;
+        } else if agreed_since.get_or_insert_with(Instant::now).elapsed()
+            >= Duration::from_millis(200)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    now()
+}
+// ANCHOR_END: settle
+
+/// How many of the client's connections (local addresses) the server accepted (peer
+/// addresses): each one matched at most once, as a port can be used again later.
+fn matched(locals: &[SocketAddr], peers: &[SocketAddr]) -> usize {
+    let mut open: HashMap<SocketAddr, usize> = HashMap::new();
+    for p in peers {
+        *open.entry(*p).or_default() += 1;
+    }
+    locals
+        .iter()
+        .filter(|l| match open.get_mut(l) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        })
+        .count()
+}
+
+/// The connections of all rounds, as each side counted them.
+#[derive(Clone, Copy, Default)]
+pub struct Settled {
+    /// Connections the clients' connectors started,
+    started: usize,
+    /// of which connected,
+    established: usize,
+    /// and failed.
+    failed: usize,
+    /// Connections the server accepted,
+    accepted: usize,
+    /// of which the clients had connected (same address and port).
+    matched: usize,
+}
+
+/// `reps` head-of-line runs per protocol: (fast requests' completion times, slow ones').
+async fn hol_runs(servers: &[Server; 2], reps: usize) -> Result<[[Vec<f64>; 2]; 2], BoxError> {
+    let (mut fast, mut slow) = ([vec![], vec![]], [vec![], vec![]]);
+    for _ in 0..reps {
         for (p, srv) in servers.iter().enumerate() {
             let done = head_of_line(p == 1, srv.addr).await?;
-            hol_slow[p].push(done[0]);
-            hol_fast[p].extend_from_slice(&done[1..]);
+            slow[p].push(done[0]);
+            fast[p].extend_from_slice(&done[1..]);
         }
     }
+    Ok([fast, slow])
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), BoxError> {
+    let (rounds, hol_reps) = harness::pick((15, 5), (4, 2));
+    let servers = [Server::start(false).await?, Server::start(true).await?];
+    let b = bursts(&servers, rounds).await?;
+    let mut counts = [Settled::default(); 2];
+    for (p, srv) in servers.iter().enumerate() {
+        counts[p] = settle(srv, &b.clients[p]).await;
+    }
+    let [fast, slow] = hol_runs(&servers, hol_reps).await?;
     drop(servers);
 
-    let names = ["HTTP/1.1", "HTTP/2"];
-    let protos: Vec<Proto> = (0..2)
-        .map(|p| {
-            let cold_s = Summary::from_ns(cold[p].clone());
-            let warm_s = Summary::from_ns(warm[p].clone());
-            let fast = Summary::from_ns(hol_fast[p].clone());
-            Proto {
-                name: names[p],
-                cold_ns: cold_s.median,
-                warm_ns: warm_s.median,
-                hol_fast_ns: fast.median,
-                cold: cold_s,
-                warm: warm_s,
-                conns_cold: median_usize(&mut conns_cold[p]),
-                conns_cold_max: *conns_cold[p].iter().max().unwrap_or(&0),
-                conns_warm: median_usize(&mut conns_warm[p]),
-                cold_arrived: median_usize(&mut cold_arrived[p]),
-                client_connects: connects[p],
-                server_accepted: accepted[p],
-                count_gap: accepted[p] as i64 - connects[p] as i64,
-                hol_fast: fast,
-                hol_slow: Summary::from_ns(hol_slow[p].clone()),
-            }
-        })
-        .collect();
-    let (h1, h2) = (&protos[0], &protos[1]);
-
-    println!(
-        "{PARALLEL} parallel GETs, server work {} ms each, {rounds} rounds, loopback",
-        server::WORK.as_millis()
-    );
-    println!(
-        "{:<10} {:>12} {:>12} {:>12} {:>12}",
-        "protocol", "cold burst", "conns (new)", "warm burst", "conns (new)"
-    );
-    for p in &protos {
-        println!(
-            "{:<10} {:>12} {:>12} {:>12} {:>12}",
-            p.name,
-            fmt_ns(p.cold.median),
-            p.conns_cold,
-            fmt_ns(p.warm.median),
-            p.conns_warm
-        );
-    }
-    println!(
-        "\nhead-of-line: 1 request of {} ms + {FAST} of {} ms on one connection",
-        server::SLOW.as_millis(),
-        server::WORK.as_millis()
-    );
-    println!("{:<10} {:>14} {:>14}", "protocol", "fast (median)", "slow");
-    for p in &protos {
-        println!(
-            "{:<10} {:>14} {:>14}",
-            p.name,
-            fmt_ns(p.hol_fast.median),
-            fmt_ns(p.hol_slow.median)
-        );
-    }
-
+    let protos = report::summarize(&b, counts, &fast, &slow);
     let mut res = harness::Results::new();
-    res.set("parallel", PARALLEL);
-    res.set("rounds", rounds);
-    res.set("fast", FAST);
-    res.set("work_ns", server::WORK.as_nanos() as f64);
-    res.set("slow_ns", server::SLOW.as_nanos() as f64);
-    res.set("max_streams", server::MAX_STREAMS);
-    res.set("max_streams_default", 200);
-    res.set("h1", h1);
-    res.set("h2", h2);
-    res.set("protos", &protos);
-    res.set("cold_speedup", h1.cold.median / h2.cold.median);
-    res.set("warm_ratio", h1.warm.median / h2.warm.median);
-    res.set("hol_ratio", h1.hol_fast.median / h2.hol_fast.median);
-    res.set("h1_cold_per_request_ns", h1.cold.median / PARALLEL as f64);
+    res.input("parallel", PARALLEL);
+    res.input("rounds", rounds);
+    res.input("fast", FAST);
+    res.input_duration("work_ns", server::WORK.as_nanos() as f64);
+    res.input_duration("slow_ns", server::SLOW.as_nanos() as f64);
+    res.input("max_streams", server::MAX_STREAMS);
+    res.input("max_streams_default", server::MAX_STREAMS_DEFAULT);
+    res.input("backlog", server::BACKLOG);
+    res.input("backlog_default", server::BACKLOG_DEFAULT);
+    if let Some(cap) = server::somaxconn() {
+        res.set("somaxconn", cap); // a fact about this machine
+    }
+    report::record(&mut res, &protos);
+    report::tables(&mut res);
     res.write();
     Ok(())
 }
 
-fn fmt_ns(ns: f64) -> String {
-    match ns {
-        n if n >= 1e9 => format!("{:.2} s", n / 1e9),
-        n if n >= 1e6 => format!("{:.1} ms", n / 1e6),
-        n if n >= 1e3 => format!("{:.1} µs", n / 1e3),
-        n => format!("{n:.0} ns"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_matches_once_and_only_with_its_own_port() {
+        let a = |port| SocketAddr::from(([127, 0, 0, 1], port));
+        // Port 1 used twice by the client; the server accepted it twice, plus port 3
+        // that no client connect reported.
+        let locals = [a(1), a(2), a(1)];
+        let peers = [a(1), a(3), a(1)];
+        assert_eq!(matched(&locals, &peers), 2);
+        assert_eq!(matched(&locals, &peers[..1]), 1);
+        assert_eq!(matched(&[], &peers), 0);
     }
 }

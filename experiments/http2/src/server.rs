@@ -1,10 +1,10 @@
 //! A local hyper server on 127.0.0.1 that speaks either HTTP/1.1 or HTTP/2 (h2c, prior
-//! knowledge) and counts the connections its accept loop takes.
+//! knowledge) and notes the peer address of every connection its accept loop takes, so that
+//! the experiment can match them with the connections its clients made.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -14,7 +14,7 @@ use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use tokio::net::TcpListener;
+use tokio::net::TcpSocket;
 use tokio::task::JoinHandle;
 
 /// What every request costs on the server (a stand-in for real work: a database call).
@@ -23,6 +23,14 @@ pub const WORK: Duration = Duration::from_millis(5);
 pub const SLOW: Duration = Duration::from_millis(200);
 /// HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS we announce (hyper's default is 200).
 pub const MAX_STREAMS: u32 = 1000;
+/// hyper's default for it.
+pub const MAX_STREAMS_DEFAULT: u32 = 200;
+/// The listener's backlog: connections the kernel has completed and keeps queued until the
+/// accept loop takes them. A burst must fit, or the kernel drops what overflows and the
+/// clients try again a second later. Linux caps it at `net.core.somaxconn`.
+pub const BACKLOG: u32 = 4096;
+/// tokio's (and the standard library's) backlog for `TcpListener::bind`.
+pub const BACKLOG_DEFAULT: u32 = 128;
 
 async fn handle(req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
     let wait = if req.uri().path() == "/slow" {
@@ -36,20 +44,25 @@ async fn handle(req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infalli
 
 pub struct Server {
     pub addr: SocketAddr,
-    accepted: Arc<AtomicUsize>,
+    /// The peer address of every connection accepted.
+    peers: Arc<Mutex<Vec<SocketAddr>>>,
     task: JoinHandle<()>,
 }
 
 impl Server {
     // ANCHOR: server
+    /// Serves HTTP/2 when `h2`, else HTTP/1.1, and notes each connection's peer address.
     pub async fn start(h2: bool) -> std::io::Result<Server> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let socket = TcpSocket::new_v4()?;
+        socket.set_reuseaddr(true)?;
+        socket.bind(SocketAddr::from(([127, 0, 0, 1], 0)))?;
+        let listener = socket.listen(BACKLOG)?; // room for a whole burst
         let addr = listener.local_addr()?;
-        let accepted = Arc::new(AtomicUsize::new(0));
-        let count = accepted.clone();
+        let peers = Arc::new(Mutex::new(Vec::new()));
+        let seen = peers.clone();
         let task = tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                count.fetch_add(1, Ordering::Relaxed); // one more TCP connection
+            while let Ok((stream, peer)) = listener.accept().await {
+                seen.lock().unwrap().push(peer); // one more connection, and from where
                 let _ = stream.set_nodelay(true);
                 let io = TokioIo::new(stream);
                 tokio::spawn(async move {
@@ -65,16 +78,13 @@ impl Server {
                 });
             }
         });
-        Ok(Server {
-            addr,
-            accepted,
-            task,
-        })
+        Ok(Server { addr, peers, task })
     }
     // ANCHOR_END: server
 
-    pub fn accepted(&self) -> usize {
-        self.accepted.load(Ordering::Relaxed)
+    /// The peer addresses of the connections accepted so far.
+    pub fn peers(&self) -> Vec<SocketAddr> {
+        self.peers.lock().unwrap().clone()
     }
 }
 
@@ -82,4 +92,13 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.task.abort();
     }
+}
+
+/// The kernel's cap on a listener's backlog (`net.core.somaxconn`), if readable.
+pub fn somaxconn() -> Option<u32> {
+    std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }

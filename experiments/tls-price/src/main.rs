@@ -1,6 +1,9 @@
 //! The price of TLS: full and resumed TLS 1.3 / 1.2 handshakes against a plain TCP
-//! connect on loopback, in wall time, CPU time on both sides, bytes and round trips.
+//! connect on loopback, in wall time, CPU time on both sides, bytes, round trips and the
+//! sessions the server stores.
 
+mod report;
+mod sessions;
 mod wire;
 
 use std::io::{self, Read, Write};
@@ -10,22 +13,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use harness::Summary;
 use rustls::client::Resumption;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
-use rustls::server::ServerSessionMemoryCache;
 use rustls::{ClientConfig, ClientConnection, HandshakeKind, ServerConfig, ServerConnection};
+use sessions::CountingStore;
 use wire::{Counted, thread_cpu_ns};
 
 /// The name in the certificate. Only used for SNI and certificate checks: never looked up.
 const SERVER_NAME: &str = "measured.test";
 /// Entries in the server's session cache.
 const SERVER_CACHE: usize = 8192;
+/// Entries in the session cache of rustls' `ServerConfig` by default.
+const SERVER_CACHE_DEFAULT: usize = 256;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// One connection as the client saw it.
-struct Sample {
+pub struct Sample {
     /// connect() start to the last byte of the response.
     wall_ns: f64,
     /// connect() start to the end of the TLS handshake (to the end of connect() for TCP).
@@ -34,6 +38,8 @@ struct Sample {
     client_cpu_ns: f64,
     /// CPU time of the server thread during accept + handshake (it sends it back).
     server_cpu_ns: f64,
+    /// Sessions the server stored for this connection (it sends the count back).
+    stored: u64,
     /// Times the client had to wait for the peer: connect() plus every read after a write.
     round_trips: u32,
     /// Bytes written and read by the client on the socket (TLS records included).
@@ -41,6 +47,13 @@ struct Sample {
     kind: Option<HandshakeKind>,
     kx_group: Option<String>,
     suite: Option<String>,
+}
+
+/// The TLS side of the server: its configuration and its counted session store.
+#[derive(Clone)]
+struct TlsServer {
+    config: Arc<ServerConfig>,
+    store: Arc<CountingStore>,
 }
 
 /// A listener on 127.0.0.1 served by one thread; stopped and joined on drop.
@@ -51,7 +64,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(tls: Option<Arc<ServerConfig>>) -> io::Result<Self> {
+    fn start(tls: Option<TlsServer>) -> io::Result<Self> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
@@ -88,10 +101,19 @@ impl Drop for Server {
     }
 }
 
+/// The server's 16-byte answer: its CPU time, then the sessions it stored.
+fn answer(cpu_ns: u64, stored: u64) -> [u8; 16] {
+    let mut a = [0u8; 16];
+    a[..8].copy_from_slice(&cpu_ns.to_le_bytes());
+    a[8..].copy_from_slice(&stored.to_le_bytes());
+    a
+}
+
 // ANCHOR: server
-/// Serve one connection: handshake, read a one-byte request, answer with the
-/// CPU time this thread spent from accept() to the end of the handshake.
-fn serve(stream: TcpStream, tls: Option<&Arc<ServerConfig>>, cpu0: u64) -> Result<(), BoxError> {
+/// Serve one connection: handshake, read a one-byte request, answer with the CPU
+/// time this thread spent from accept() to the end of the handshake, and the
+/// sessions (TLS 1.3 tickets, a TLS 1.2 session ID) it stored for this connection.
+fn serve(stream: TcpStream, tls: Option<&TlsServer>, cpu0: u64) -> Result<(), BoxError> {
     stream.set_nodelay(true)?;
     let mut sock = stream;
     let mut req = [0u8; 1];
@@ -99,17 +121,19 @@ fn serve(stream: TcpStream, tls: Option<&Arc<ServerConfig>>, cpu0: u64) -> Resul
         None => {
             let cpu = thread_cpu_ns() - cpu0;
             sock.read_exact(&mut req)?;
-            sock.write_all(&cpu.to_le_bytes())?;
+            sock.write_all(&answer(cpu, 0))?;
         }
-        Some(cfg) => {
-            let mut conn = ServerConnection::new(cfg.clone())?;
+        Some(tls) => {
+            let stored0 = tls.store.stored();
+            let mut conn = ServerConnection::new(tls.config.clone())?;
             while conn.is_handshaking() {
                 conn.complete_io(&mut sock)?;
             }
             let cpu = thread_cpu_ns() - cpu0;
             let mut s = rustls::Stream::new(&mut conn, &mut sock);
             s.read_exact(&mut req)?;
-            s.write_all(&cpu.to_le_bytes())?;
+            let stored = tls.store.stored() - stored0;
+            s.write_all(&answer(cpu, stored))?;
             conn.send_close_notify();
             conn.complete_io(&mut sock)?;
         }
@@ -120,14 +144,14 @@ fn serve(stream: TcpStream, tls: Option<&Arc<ServerConfig>>, cpu0: u64) -> Resul
 
 // ANCHOR: client
 /// One request on a fresh connection: connect, (TLS handshake), send one byte,
-/// read the server's 8-byte answer.
+/// read the server's 16-byte answer.
 fn once(addr: SocketAddr, tls: Option<&Arc<ClientConfig>>) -> Result<Sample, BoxError> {
     let cpu0 = thread_cpu_ns();
     let t0 = Instant::now();
     let tcp = TcpStream::connect(addr)?;
     tcp.set_nodelay(true)?;
     let mut sock = Counted::new(tcp); // counts bytes and waits for the peer
-    let mut answer = [0u8; 8];
+    let mut answer = [0u8; 16];
     let (handshake, client_cpu, kind, kx_group, suite) = match tls {
         None => {
             let (hs, cpu) = (t0.elapsed(), thread_cpu_ns() - cpu0);
@@ -154,11 +178,14 @@ fn once(addr: SocketAddr, tls: Option<&Arc<ClientConfig>>) -> Result<Sample, Box
             (hs, cpu, conn.handshake_kind(), kx, suite)
         }
     };
+    let [cpu, stored] =
+        [&answer[..8], &answer[8..]].map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")));
     Ok(Sample {
         wall_ns: t0.elapsed().as_nanos() as f64,
         handshake_ns: handshake.as_nanos() as f64,
         client_cpu_ns: client_cpu as f64,
-        server_cpu_ns: u64::from_le_bytes(answer) as f64,
+        server_cpu_ns: cpu as f64,
+        stored,
         round_trips: 1 + sock.waits(), // 1 = the SYN / SYN-ACK inside connect()
         bytes: sock.byte_count(),
         kind,
@@ -168,22 +195,31 @@ fn once(addr: SocketAddr, tls: Option<&Arc<ClientConfig>>) -> Result<Sample, Box
 }
 // ANCHOR_END: client
 
+/// What the configurations chose, for the article.
+pub struct Setup {
+    cert_bytes: usize,
+    /// The key-exchange groups the `ring` provider offers, in its order of preference.
+    provider_groups: Vec<String>,
+}
+
 // ANCHOR: configs
-fn configs() -> Result<(Arc<ServerConfig>, Vec<Variant>, usize), BoxError> {
+fn configs() -> Result<(TlsServer, Vec<Variant>, Setup), BoxError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     // Self-signed ECDSA P-256 certificate (rcgen's default key type).
     let ck = rcgen::generate_simple_self_signed(vec![SERVER_NAME.to_string()])?;
     let cert: CertificateDer<'static> = ck.cert.der().clone();
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(ck.signing_key.serialize_der()));
-    let cert_len = cert.len();
+    let cert_bytes = cert.len();
 
-    // The server speaks TLS 1.3 and 1.2. Its session cache (256 entries by default)
-    // is made large enough that no session is evicted during the run.
+    // The server speaks TLS 1.3 and 1.2. It has no ticketer: TLS 1.3 tickets and
+    // TLS 1.2 session IDs both point into its session cache (256 entries by
+    // default), made large enough that no session is evicted during the run.
+    let store = CountingStore::new(SERVER_CACHE);
     let mut server = ServerConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])?
         .with_no_client_auth()
         .with_single_cert(vec![cert.clone()], key)?;
-    server.session_storage = ServerSessionMemoryCache::new(SERVER_CACHE);
+    server.session_storage = store.clone();
 
     let mut roots = rustls::RootCertStore::empty();
     roots.add(cert)?;
@@ -205,11 +241,24 @@ fn configs() -> Result<(Arc<ServerConfig>, Vec<Variant>, usize), BoxError> {
         Variant::new("tls12_full", "TLS 1.2", client(&TLS12, false)?),
         Variant::new("tls12_resumed", "TLS 1.2 session ID", client(&TLS12, true)?),
     ];
-    Ok((Arc::new(server), variants, cert_len))
+    let provider_groups = provider
+        .kx_groups
+        .iter()
+        .map(|g| format!("{:?}", g.name()))
+        .collect();
+    let tls = TlsServer {
+        config: Arc::new(server),
+        store,
+    };
+    let setup = Setup {
+        cert_bytes,
+        provider_groups,
+    };
+    Ok((tls, variants, setup))
 }
 // ANCHOR_END: configs
 
-struct Variant {
+pub struct Variant {
     key: &'static str,
     name: &'static str,
     tls: Option<Arc<ClientConfig>>,
@@ -227,97 +276,15 @@ impl Variant {
     }
 }
 
-#[derive(serde::Serialize)]
-struct Row {
-    key: &'static str,
-    name: &'static str,
-    wall: Summary,
-    handshake: Summary,
-    client_cpu: Summary,
-    server_cpu: Summary,
-    cpu: Summary,
-    /// Median (client + server CPU) / median wall time.
-    cpu_share: f64,
-    /// Flat medians for the stacked chart: client CPU, server CPU, the rest of the wall time.
-    client_cpu_ns: f64,
-    server_cpu_ns: f64,
-    other_ns: f64,
-    round_trips: u32,
-    bytes: u64,
-    resumed: usize,
-    full: usize,
-    kx_group: String,
-    suite: String,
-}
-
-#[derive(serde::Serialize)]
-struct Computed {
-    key: &'static str,
-    name: &'static str,
-    round_trips: u32,
-    local_ns: f64,
-    rtt_1ms: f64,
-    rtt_20ms: f64,
-    rtt_150ms: f64,
-}
-
-const RTTS_MS: [f64; 3] = [1.0, 20.0, 150.0];
-
-fn summarize(v: &Variant) -> Row {
-    let s = &v.samples;
-    let col = |f: fn(&Sample) -> f64| Summary::from_ns(s.iter().map(f).collect());
-    let wall = col(|x| x.wall_ns);
-    let cpu = col(|x| x.client_cpu_ns + x.server_cpu_ns);
-    let mut rts: Vec<u32> = s.iter().map(|x| x.round_trips).collect();
-    rts.sort_unstable();
-    let mut bytes: Vec<u64> = s.iter().map(|x| x.bytes).collect();
-    bytes.sort_unstable();
-    let last = s.last().expect("samples");
-    let client_cpu = col(|x| x.client_cpu_ns);
-    let server_cpu = col(|x| x.server_cpu_ns);
-    Row {
-        key: v.key,
-        name: v.name,
-        cpu_share: cpu.median / wall.median,
-        client_cpu_ns: client_cpu.median,
-        server_cpu_ns: server_cpu.median,
-        other_ns: (wall.median - client_cpu.median - server_cpu.median).max(0.0),
-        handshake: col(|x| x.handshake_ns),
-        client_cpu,
-        server_cpu,
-        wall,
-        cpu,
-        round_trips: rts[rts.len() / 2],
-        bytes: bytes[bytes.len() / 2],
-        resumed: s
-            .iter()
-            .filter(|x| x.kind == Some(HandshakeKind::Resumed))
-            .count(),
-        full: s
-            .iter()
-            .filter(|x| matches!(x.kind, Some(HandshakeKind::Full)))
-            .count(),
-        kx_group: last.kx_group.clone().unwrap_or_else(|| "-".into()),
-        suite: last.suite.clone().unwrap_or_else(|| "-".into()),
-    }
-}
-
-fn fmt_ns(ns: f64) -> String {
-    match ns {
-        n if n >= 1e9 => format!("{:.2} s", n / 1e9),
-        n if n >= 1e6 => format!("{:.1} ms", n / 1e6),
-        n if n >= 1e3 => format!("{:.1} µs", n / 1e3),
-        n => format!("{n:.0} ns"),
-    }
-}
-
-fn main() -> Result<(), BoxError> {
-    let quick = harness::quick();
-    let (n, warmup) = if quick { (200, 10) } else { (1000, 30) };
-    let (server_cfg, mut variants, cert_len) = configs()?;
+/// Connections of every variant, `warmup` rounds untimed then `n` measured.
+fn measure(
+    variants: &mut [Variant],
+    tls: TlsServer,
+    n: usize,
+    warmup: usize,
+) -> Result<(), BoxError> {
     let tcp_server = Server::start(None)?;
-    let tls_server = Server::start(Some(server_cfg))?;
-
+    let tls_server = Server::start(Some(tls))?;
     // ANCHOR: measure
     // Warm up every variant (this also fills the resumption caches), then
     // measure them interleaved, one connection each per round.
@@ -335,154 +302,27 @@ fn main() -> Result<(), BoxError> {
         }
     }
     // ANCHOR_END: measure
-    drop(tls_server);
-    drop(tcp_server);
-
-    let rows: Vec<Row> = variants.iter().map(summarize).collect();
-    let computed: Vec<Computed> = rows
-        .iter()
-        .map(|r| {
-            let at = |ms: f64| r.wall.median + f64::from(r.round_trips) * ms * 1e6;
-            Computed {
-                key: r.key,
-                name: r.name,
-                round_trips: r.round_trips,
-                local_ns: r.wall.median,
-                rtt_1ms: at(RTTS_MS[0]),
-                rtt_20ms: at(RTTS_MS[1]),
-                rtt_150ms: at(RTTS_MS[2]),
-            }
-        })
-        .collect();
-
-    let by = |k: &str| rows.iter().find(|r| r.key == k).expect("variant");
-    let (tcp, t13, t13r, t12, t12r) = (
-        by("tcp"),
-        by("tls13_full"),
-        by("tls13_resumed"),
-        by("tls12_full"),
-        by("tls12_resumed"),
-    );
-
-    print_report(&rows, &computed, n, cert_len);
-
-    let mut res = harness::Results::new();
-    res.set("n", n);
-    res.set("warmup", warmup);
-    res.set("cert_bytes", cert_len);
-    res.set("key_type", "ECDSA P-256");
-    res.set("provider", "ring");
-    res.set("server_cache", SERVER_CACHE);
-    res.set("server_cache_default", 256); // rustls' ServerConfig default
-
-    res.set("rtts", RTTS_MS.map(|ms| ms * 1e6));
-    for r in &rows {
-        res.set(r.key, r);
-    }
-    res.set("rows", &rows);
-    res.set("computed", &computed);
-    res.set("kx_group", &t13.kx_group);
-    res.set("suite13", &t13.suite);
-    res.set("suite12", &t12.suite);
-    // Derived figures the article quotes.
-    res.set("tls13_extra_ns", t13.wall.median - tcp.wall.median);
-    res.set("tls13_over_tcp", t13.wall.median / tcp.wall.median);
-    res.set("tls13_extra_cpu_ns", t13.cpu.median - tcp.cpu.median);
-    res.set(
-        "tls13_extra_cpu_share",
-        (t13.cpu.median - tcp.cpu.median) / (t13.wall.median - tcp.wall.median),
-    );
-    res.set("tls13_resume_speedup", t13.wall.median / t13r.wall.median);
-    res.set("tls12_resume_speedup", t12.wall.median / t12r.wall.median);
-    res.set(
-        "tls13_resume_cpu_saved",
-        1.0 - t13r.cpu.median / t13.cpu.median,
-    );
-    // The client's CPU over the server's in a full TLS 1.3 handshake, both from this run: a
-    // loaded machine slows both sides of a run alike, so the ratio is decided on its own spread
-    // across runs rather than on two spreads that each include the load's.
-    res.set(
-        "tls13_client_over_server_cpu",
-        t13.client_cpu.median / t13.server_cpu.median,
-    );
-    // What TLS 1.3 resumption saves on each side, as a share of a full handshake's CPU.
-    res.set(
-        "tls13_resume_client_saved",
-        1.0 - t13r.client_cpu.median / t13.client_cpu.median,
-    );
-    res.set(
-        "tls13_resume_server_saved",
-        1.0 - t13r.server_cpu.median / t13.server_cpu.median,
-    );
-    res.set(
-        "tls12_resume_cpu_saved",
-        1.0 - t12r.cpu.median / t12.cpu.median,
-    );
-    res.set("tls13_resume_saved_ns", t13.wall.median - t13r.wall.median);
-    res.set("tls13_bytes_saved", t13.bytes as f64 - t13r.bytes as f64);
-    res.set(
-        "tls12_extra_rtts",
-        i64::from(t12.round_trips) - i64::from(t13.round_trips),
-    );
-    res.set(
-        "tls12_resume_rtts_saved",
-        i64::from(t12.round_trips) - i64::from(t12r.round_trips),
-    );
-    res.set(
-        "tls13_resume_rtts_saved",
-        i64::from(t13.round_trips) - i64::from(t13r.round_trips),
-    );
-    res.set(
-        "tls13_extra_rtts",
-        i64::from(t13.round_trips) - i64::from(tcp.round_trips),
-    );
-    res.set(
-        "tls12_resume_saved_150ms_ns",
-        (f64::from(t12.round_trips) - f64::from(t12r.round_trips)) * 150e6,
-    );
-    res.set(
-        "tls13_full_150ms_over_tcp",
-        computed[1].rtt_150ms / computed[0].rtt_150ms,
-    );
-    res.write();
     Ok(())
 }
 
-fn print_report(rows: &[Row], computed: &[Computed], n: usize, cert_len: usize) {
-    println!(
-        "{n} connections per variant, loopback, rustls + ring, self-signed ECDSA P-256 certificate ({cert_len} bytes)\n"
-    );
-    println!(
-        "{:<20} {:>10} {:>10} {:>11} {:>11} {:>6} {:>7} {:>8}  group",
-        "variant", "wall", "handshake", "client CPU", "server CPU", "RTTs", "bytes", "resumed",
-    );
-    for r in rows {
-        println!(
-            "{:<20} {:>10} {:>10} {:>11} {:>11} {:>6} {:>7} {:>8}  {}",
-            r.name,
-            fmt_ns(r.wall.median),
-            fmt_ns(r.handshake.median),
-            fmt_ns(r.client_cpu.median),
-            fmt_ns(r.server_cpu.median),
-            r.round_trips,
-            r.bytes,
-            format!("{}/{}", r.resumed, r.wall.n),
-            r.kx_group
-        );
-    }
-    println!("\ncomputed, not measured: local median + round trips x RTT");
-    println!(
-        "{:<20} {:>6} {:>12} {:>12} {:>12}",
-        "variant", "RTTs", "RTT 1 ms", "RTT 20 ms", "RTT 150 ms"
-    );
-    for c in computed {
-        println!(
-            "{:<20} {:>6} {:>12} {:>12} {:>12}",
-            c.name,
-            c.round_trips,
-            fmt_ns(c.rtt_1ms),
-            fmt_ns(c.rtt_20ms),
-            fmt_ns(c.rtt_150ms)
-        );
-    }
+fn main() -> Result<(), BoxError> {
+    let (n, warmup) = harness::pick((1000, 30), (200, 10));
+    let (tls, mut variants, setup) = configs()?;
+    measure(&mut variants, tls, n, warmup)?;
+    let rows: Vec<report::Row> = variants.iter().map(report::summarize).collect();
+
+    let mut res = harness::Results::new();
+    res.input("n", n);
+    res.input("warmup", warmup);
+    res.input("server_cache", SERVER_CACHE);
+    res.input("server_cache_default", SERVER_CACHE_DEFAULT);
+    res.set("cert_bytes", setup.cert_bytes);
+    res.set("key_type", "ECDSA P-256");
+    res.set("provider", "ring");
+    res.set("provider_groups", setup.provider_groups.join(", "));
+    report::record(&mut res, &rows);
+    report::derive(&mut res);
+    report::tables(&mut res, &rows);
+    res.write();
+    Ok(())
 }

@@ -1,9 +1,10 @@
-//! Window functions vs a correlated self-join: ROW_NUMBER / RANK / DENSE_RANK with ties,
-//! a running total with LAG, and what the self-join version of the running total costs
-//! as the table grows. Runs on PostgreSQL when installed, on SQLite otherwise.
+//! Window functions vs a correlated subquery: ROW_NUMBER / RANK / DENSE_RANK with ties,
+//! a running total with LAG, and what the correlated-subquery version of the running total
+//! costs as the table grows. Runs on PostgreSQL when installed, on SQLite otherwise.
 
 mod db;
 mod pg;
+mod report;
 
 use std::time::Instant;
 
@@ -12,14 +13,20 @@ use harness::Summary;
 use pg::BoxError;
 use serde::Serialize;
 
-/// Table sizes of the sweep (rows).
+/// Table sizes of the sweep (rows): the window function runs at all of them.
 const SIZES: [u64; 10] = [
     250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000,
 ];
-/// The window function's growth is fitted from this size up (below it, fixed costs dominate).
+/// The correlated subquery runs at the sizes up to this one, on every machine (at 4,000
+/// rows it already reads about eight million rows per query).
+const SUBQUERY_MAX: u64 = 4_000;
+/// Growth is fitted from these sizes up, where each query's own cost dominates its fixed
+/// costs: the window function from 8,000 rows, the subquery from 1,000.
 const WINDOW_FIT_FROM: u64 = 8_000;
-/// The self-join stops once its next size is predicted (quadratic growth) to take longer.
-const SELF_JOIN_BUDGET_NS: f64 = 1.5e9;
+const SUBQUERY_FIT_FROM: u64 = 1_000;
+/// Client runs, each followed by an EXPLAIN ANALYZE run, at the largest size of each query
+/// (subquery, window function), to compare the client's time with the server's.
+const EXPLAIN_REPS: (usize, usize) = (4, 7);
 
 // ANCHOR: ranks
 const SCORES: &str = "
@@ -59,57 +66,58 @@ FROM t ORDER BY id";
 
 /// The same running total with a correlated subquery: for every row,
 /// sum all rows up to it.
-const SELF_JOIN_SQL: &str = "
+const SUBQUERY_SQL: &str = "
 SELECT a.id, (SELECT CAST(SUM(b.amount) AS BIGINT) FROM t AS b WHERE b.id <= a.id) AS running
 FROM t AS a ORDER BY a.id";
 // ANCHOR_END: bench_sql
 
-/// Fills `t` with `n` rows of deterministic amounts (0..999).
-fn fill(db: &mut Db, n: u64) -> Result<(), BoxError> {
-    let sql = match db {
-        Db::Pg { .. } => format!(
-            "TRUNCATE t; INSERT INTO t SELECT g, (g * 7919) % 1000 \
-             FROM generate_series(1, {n}) AS g; ANALYZE t;"
-        ),
+/// Creates the table `t_<n>` of `n` rows of deterministic amounts (0..999), `id` its
+/// primary key.
+fn create(db: &mut Db, n: u64) -> Result<(), BoxError> {
+    let rows = match db {
+        Db::Pg { .. } => format!("SELECT g, (g * 7919) % 1000 FROM generate_series(1, {n}) AS g"),
         Db::Lite(_) => format!(
-            "DELETE FROM t; WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s \
-             WHERE g < {n}) INSERT INTO t SELECT g, (g * 7919) % 1000 FROM s; ANALYZE;"
+            "WITH RECURSIVE s(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM s WHERE g < {n}) \
+             SELECT g, (g * 7919) % 1000 FROM s"
         ),
     };
-    db.batch(&sql)
+    db.batch(&format!(
+        "CREATE TABLE t_{n} (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL); \
+         INSERT INTO t_{n} {rows}; ANALYZE t_{n};"
+    ))
+}
+
+/// `sql` (written against `t`) on the table of `n` rows.
+fn on(sql: &str, n: u64) -> String {
+    sql.replace("FROM t ", &format!("FROM t_{n} "))
 }
 
 /// Column names in query order, and the rows.
 type Table = (Vec<String>, Vec<serde_json::Map<String, serde_json::Value>>);
 
+/// One table size: the client's times and, on PostgreSQL, the server's (EXPLAIN ANALYZE).
 #[derive(Serialize)]
-struct Point {
+pub struct Point {
     rows: u64,
     window: Summary,
-    window_ns: f64,
     window_server_ns: Option<f64>,
-    self_join: Option<Summary>,
-    self_join_ns: Option<f64>,
-    self_join_server_ns: Option<f64>,
-    /// self-join median / window median, where both ran.
-    ratio: Option<f64>,
+    subquery: Option<Summary>,
+    subquery_server_ns: Option<f64>,
+    /// The two medians again, for the chart (none where the subquery did not run).
+    window_ns: f64,
+    subquery_ns: Option<f64>,
 }
 
-/// Times `sql` `reps` times (after one untimed run when `warm`), checking that
-/// every run returns `n` rows and the same checksum.
-fn time_query(db: &mut Db, sql: &str, n: u64, reps: usize) -> Result<(Summary, i64), BoxError> {
-    let mut samples = Vec::with_capacity(reps);
-    let mut checksum = None;
-    for _ in 0..reps {
-        let t0 = Instant::now();
-        let (rows, sum) = db.running(sql)?;
-        samples.push(t0.elapsed().as_nanos() as f64);
-        if rows as u64 != n || checksum.is_some_and(|c| c != sum) {
-            return Err(format!("unexpected result: {rows} rows, checksum {sum}").into());
-        }
-        checksum = Some(sum);
+/// One timed run of `sql` on the table of `n` rows, checked: `n` rows, and the same
+/// checksum as every other run on that table (`checksum`, set by the first).
+fn time_once(db: &mut Db, sql: &str, n: u64, checksum: &mut Option<i64>) -> Result<f64, BoxError> {
+    let t0 = Instant::now();
+    let (rows, sum) = db.running(sql)?;
+    let ns = t0.elapsed().as_nanos() as f64;
+    if rows as u64 != n || *checksum.get_or_insert(sum) != sum {
+        return Err(format!("unexpected result on {n} rows: {rows} rows, checksum {sum}").into());
     }
-    Ok((Summary::from_ns(samples), checksum.unwrap_or(0)))
+    Ok(ns)
 }
 
 fn open() -> Result<Db, BoxError> {
@@ -134,67 +142,113 @@ fn open() -> Result<Db, BoxError> {
     Err(last.expect("an error"))
 }
 
+/// The plans of both queries at the last size they ran at: their node types.
+#[derive(Default)]
+pub struct Plans {
+    window: String,
+    subquery: String,
+}
+
+/// Both queries at every size (the subquery up to `SUBQUERY_MAX` rows), measured in rounds
+/// that visit every size, with the server's own time at each.
+fn sweep(db: &mut Db, plans: &mut Plans, reps: (usize, usize)) -> Result<Vec<Point>, BoxError> {
+    let (window_reps, subquery_reps) = reps;
+    let k = SIZES.len();
+    let (mut window, mut subquery) = (vec![Vec::new(); k], vec![Vec::new(); k]);
+    let mut sums: Vec<Option<i64>> = vec![None; k]; // both queries must agree on each table
+    for &n in &SIZES {
+        create(db, n)?;
+    }
+    // ANCHOR: sweep
+    // Round 0 is untimed (caches, plans). Each round visits every size, so a change in the
+    // machine's load touches every size alike; the same sizes on every machine. The window
+    // function's pass starts with an untimed run, after the previous round's subqueries.
+    for round in 0..=window_reps.max(subquery_reps) {
+        if round <= window_reps {
+            db.running(&on(WINDOW_SQL, SIZES[0]))?;
+            for (i, &n) in SIZES.iter().enumerate() {
+                let t = time_once(db, &on(WINDOW_SQL, n), n, &mut sums[i])?;
+                window[i].extend((round > 0).then_some(t));
+            }
+        }
+        for (i, &n) in SIZES.iter().enumerate() {
+            if n <= SUBQUERY_MAX && round <= subquery_reps {
+                let t = time_once(db, &on(SUBQUERY_SQL, n), n, &mut sums[i])?;
+                subquery[i].extend((round > 0).then_some(t));
+            }
+        }
+    }
+    // ANCHOR_END: sweep
+    let mut points = Vec::new();
+    for (i, &n) in SIZES.iter().enumerate() {
+        let window_server = db.server_time(&on(WINDOW_SQL, n))?;
+        let subquery_server = match n <= SUBQUERY_MAX {
+            true => db.server_time(&on(SUBQUERY_SQL, n))?,
+            false => None,
+        };
+        if let Some((_, plan)) = &window_server {
+            plans.window = plan.clone();
+        }
+        if let Some((_, plan)) = &subquery_server {
+            plans.subquery = plan.clone();
+        }
+        let window = Summary::from_ns(std::mem::take(&mut window[i]));
+        let subquery =
+            (n <= SUBQUERY_MAX).then(|| Summary::from_ns(std::mem::take(&mut subquery[i])));
+        points.push(Point {
+            rows: n,
+            window_ns: window.median,
+            subquery_ns: subquery.as_ref().map(|s| s.median),
+            window_server_ns: window_server.map(|s| s.0),
+            subquery_server_ns: subquery_server.map(|s| s.0),
+            subquery,
+            window,
+        });
+    }
+    Ok(points)
+}
+
+/// The client's time and the server's own (EXPLAIN ANALYZE) for `sql` on the table of `n`
+/// rows, measured in turn, `reps` pairs: (client, server median). None on SQLite.
+fn client_and_server(
+    db: &mut Db,
+    sql: &str,
+    n: u64,
+    reps: usize,
+) -> Result<Option<(Summary, f64)>, BoxError> {
+    let sql = on(sql, n);
+    let (mut client, mut server) = (Vec::new(), Vec::new());
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        db.running(&sql)?;
+        client.push(t0.elapsed().as_nanos() as f64);
+        match db.server_time(&sql)? {
+            Some((ns, _)) => server.push(ns),
+            None => return Ok(None),
+        }
+    }
+    let server = Summary::from_ns(server).median;
+    Ok(Some((Summary::from_ns(client), server)))
+}
+
 fn main() -> Result<(), BoxError> {
-    let quick = harness::quick();
-    let (window_reps, self_reps) = if quick { (3, 2) } else { (9, 5) };
     let mut db = open()?;
     let engine = db.engine();
     let version = db.version()?;
-
     db.batch(SCORES)?;
     db.batch(DAILY)?;
     let ranks = db.rows(RANKS)?;
     let running = db.rows(RUNNING)?;
-
-    // ANCHOR: sweep
-    db.batch("CREATE TABLE t (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL)")?;
-    let mut sweep = Vec::new();
-    let mut self_join_on = true;
-    let mut plans = (String::new(), String::new());
-    for &n in &SIZES {
-        fill(&mut db, n)?;
-        db.running(WINDOW_SQL)?; // warm-up: caches, plan
-        let (window, sum) = time_query(&mut db, WINDOW_SQL, n, window_reps)?;
-        let window_server = db.server_time(WINDOW_SQL)?;
-        let (mut self_join, mut self_join_server) = (None, None);
-        if self_join_on {
-            // One run first: if it is already slow, it is the only sample.
-            let (first, check) = time_query(&mut db, SELF_JOIN_SQL, n, 1)?;
-            if check != sum {
-                return Err(format!("self-join and window disagree at {n} rows").into());
-            }
-            let s = if first.median > 0.25e9 {
-                first
-            } else {
-                time_query(&mut db, SELF_JOIN_SQL, n, self_reps)?.0
-            };
-            self_join_server = db.server_time(SELF_JOIN_SQL)?;
-            if let (Some(w), Some(sj)) = (&window_server, &self_join_server) {
-                plans = (w.1.clone(), sj.1.clone());
-            }
-            // Quadratic: doubling the rows quadruples the time.
-            self_join_on = s.median * 4.0 <= SELF_JOIN_BUDGET_NS;
-            self_join = Some(s);
-        }
-        // ANCHOR_END: sweep
-        sweep.push(Point {
-            rows: n,
-            window_ns: window.median,
-            window_server_ns: window_server.map(|s| s.0),
-            ratio: self_join.as_ref().map(|s| s.median / window.median),
-            self_join_ns: self_join.as_ref().map(|s| s.median),
-            self_join_server_ns: self_join_server.map(|s| s.0),
-            self_join,
-            window,
-        });
-    }
-
-    let both: Vec<&Point> = sweep.iter().filter(|p| p.self_join.is_some()).collect();
-    let last_both = *both.last().expect("self-join ran at least once");
-    let last = &sweep[sweep.len() - 1];
-    let stop_rows = sweep.iter().find(|p| p.self_join.is_none()).map(|p| p.rows);
-
-    print_report(engine, &version, &ranks, &running, &sweep);
+    let mut plans = Plans::default();
+    let reps = harness::pick((9, 5), (3, 2)); // timed runs of each query at each size
+    let points = sweep(&mut db, &mut plans, reps)?;
+    // Client and server, in turn, at the largest size of each query.
+    let (sub_reps, win_reps) = harness::pick(EXPLAIN_REPS, (1, 2));
+    let largest = SIZES[SIZES.len() - 1];
+    let servers = (
+        client_and_server(&mut db, SUBQUERY_SQL, SUBQUERY_MAX, sub_reps)?,
+        client_and_server(&mut db, WINDOW_SQL, largest, win_reps)?,
+    );
 
     let mut res = harness::Results::new();
     res.set("engine", engine);
@@ -204,116 +258,34 @@ fn main() -> Result<(), BoxError> {
     res.set("ranks", &ranks.1);
     res.set("ranks_count", ranks.1.len());
     res.set("running", &running.1);
-    res.set("sweep", &sweep);
-    res.set("sizes_min", SIZES[0]);
-    res.set("sizes_max", SIZES[SIZES.len() - 1]);
-    res.set("self_join_budget_ns", SELF_JOIN_BUDGET_NS);
-    res.set("self_join_max_rows", last_both.rows);
-    res.set("self_join_stop_rows", stop_rows);
-    res.set("at_self_max.rows", last_both.rows);
-    res.set("at_self_max.window", &last_both.window);
-    res.set("at_self_max.self_join", &last_both.self_join);
-    res.set("at_self_max.window_server_ns", last_both.window_server_ns);
+    res.input("window_reps", reps.0);
+    res.input("subquery_reps", reps.1);
+    res.input("explain_reps.subquery", sub_reps);
+    res.input("explain_reps.window", win_reps);
+    res.set("plans.window", &plans.window);
+    res.set("plans.subquery", &plans.subquery);
+    // 1 when the subquery's plan reads `t` through its primary key's index.
     res.set(
-        "at_self_max.self_join_server_ns",
-        last_both.self_join_server_ns,
+        "plans.subquery_index",
+        u8::from(plans.subquery.contains("Index")),
     );
-    res.set("at_self_max.ratio", last_both.ratio);
-    // Growth exponent k in time ~ rows^k, fitted on log-log axes: 1 is linear, 2 quadratic.
-    let self_pts: Vec<(f64, f64)> = both
-        .iter()
-        .map(|p| (p.rows as f64, p.self_join_ns.unwrap_or(0.0)))
-        .collect();
-    let window_pts: Vec<(f64, f64)> = sweep
-        .iter()
-        .filter(|p| p.rows >= WINDOW_FIT_FROM)
-        .map(|p| (p.rows as f64, p.window.median))
-        .collect();
-    let (self_k, window_k) = (exponent(&self_pts), exponent(&window_pts));
-    res.set("self_join_exponent", self_k);
-    res.set("window_exponent", window_k);
-    res.set("self_join_doubling", 2f64.powf(self_k));
-    // How much slower the subquery gets when the table is ten times larger.
-    res.set("self_join_tenfold", 10f64.powf(self_k));
-    res.set("window_doubling", 2f64.powf(window_k));
-    res.set("window_fit_from", WINDOW_FIT_FROM);
-    res.set("window_max", &last.window);
-    res.set("window_max_server_ns", last.window_server_ns);
-    res.set(
-        "window_max_per_row_ns",
-        last.window.median / last.rows as f64,
-    );
-    res.set("plans.window", &plans.0);
-    res.set("plans.self_join", &plans.1);
+    report::record(&mut res, &points, servers);
+    report::tables(&mut res, &points);
     res.write();
     Ok(())
 }
 
-/// Least-squares slope of ln(time) against ln(rows).
-fn exponent(points: &[(f64, f64)]) -> f64 {
-    if points.len() < 2 {
-        return 0.0;
-    }
-    let xy: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x.ln(), y.ln())).collect();
-    let n = xy.len() as f64;
-    let (mx, my) = (
-        xy.iter().map(|p| p.0).sum::<f64>() / n,
-        xy.iter().map(|p| p.1).sum::<f64>() / n,
-    );
-    let cov: f64 = xy.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let var: f64 = xy.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    cov / var
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn fmt_ns(ns: f64) -> String {
-    match ns {
-        n if n >= 1e9 => format!("{:.2} s", n / 1e9),
-        n if n >= 1e6 => format!("{:.1} ms", n / 1e6),
-        n if n >= 1e3 => format!("{:.1} µs", n / 1e3),
-        n => format!("{n:.0} ns"),
-    }
-}
-
-fn print_report(engine: &str, version: &str, ranks: &Table, running: &Table, sweep: &[Point]) {
-    let cell = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Null => "NULL".into(),
-        other => other.to_string(),
-    };
-    let table = |(cols, rows): &Table| {
-        let head: Vec<String> = cols.iter().map(|k| format!("{k:>14}")).collect();
-        println!("{}", head.join(""));
-        for r in rows {
-            let line: Vec<String> = cols
-                .iter()
-                .map(|c| format!("{:>14}", cell(&r[c])))
-                .collect();
-            println!("{}", line.join(""));
+    #[test]
+    fn both_queries_run_on_the_table_of_the_size_asked() {
+        for sql in [WINDOW_SQL, SUBQUERY_SQL] {
+            let q = on(sql, 4000);
+            assert!(!q.contains("FROM t "), "{q}");
+            assert!(q.contains("FROM t_4000 "), "{q}");
         }
-    };
-    println!("engine: {engine} {version}\n");
-    table(ranks);
-    println!();
-    table(running);
-    println!(
-        "\nrunning total over the whole table (client time, median; server = EXPLAIN ANALYZE)"
-    );
-    println!(
-        "{:>8} {:>11} {:>11} {:>11} {:>11} {:>9}",
-        "rows", "window", "server", "self-join", "server", "ratio"
-    );
-    let opt = |v: Option<f64>| v.map(fmt_ns).unwrap_or_else(|| "-".into());
-    for p in sweep {
-        println!(
-            "{:>8} {:>11} {:>11} {:>11} {:>11} {:>9}",
-            p.rows,
-            fmt_ns(p.window.median),
-            opt(p.window_server_ns),
-            opt(p.self_join_ns),
-            opt(p.self_join_server_ns),
-            p.ratio
-                .map(|r| format!("{r:.0}x"))
-                .unwrap_or_else(|| "-".into())
-        );
+        assert_eq!(on(SUBQUERY_SQL, 8).matches("FROM t_8 ").count(), 2);
     }
 }
