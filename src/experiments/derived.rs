@@ -186,6 +186,10 @@ fn compute(combined: &mut Value, runs: &[&Value], d: &Declared) -> bool {
     let (low, high) = if spread {
         let e = combine::numbers(&each);
         (e.low, e.high)
+    } else if each.len() >= 2 {
+        // Every run gave the same value (a difference of two counts that agree): it is the
+        // runs' evidence, however the parts moved.
+        (each[0], each[0])
     } else {
         d.op.bounds(ai, bi)
     };
@@ -325,6 +329,20 @@ mod tests {
         assert_eq!(c["r"]["low"].as_f64().unwrap(), e.low.min(121.0 / 71.7));
         assert_eq!(c["r"]["high"].as_f64().unwrap(), e.high);
         assert!(problems(&c).is_empty(), "{:?}", problems(&c));
+    }
+
+    #[test]
+    fn runs_that_agree_on_a_derived_value_make_it_exact() {
+        // Counts that move between runs while their difference does not: 6,486 − 6,485 and
+        // 6,490 − 6,489, a gap of 1 in both.
+        let run = |a: u64, b: u64| json!({"a": a, "b": b, "gap": {"type": "number", "value": (a - b) as f64, "low": 0.0, "high": 0.0, "derived": {"op": "difference", "of": ["a", "b"]}}});
+        let runs = [run(6486, 6485), run(6490, 6489)];
+        let c = combined(&runs.iter().collect::<Vec<_>>());
+        assert_eq!(c["gap"]["value"], 1.0);
+        assert_eq!(
+            (c["gap"]["low"].as_f64(), c["gap"]["high"].as_f64()),
+            (Some(1.0), Some(1.0))
+        );
     }
 
     #[test]
