@@ -14,7 +14,7 @@ site: release
 ## `cargo test` builds: no release build is needed to test.
 test:
 	scripts/setup-ssh.sh
-	$(CARGO) test
+	$(CARGO) test --workspace
 	cd experiments && $(CARGO) test -p harness -p orders
 	scripts/setup-browser.sh
 	MEASURED_BIN=target/debug/measured node --test tests/e2e/
@@ -34,8 +34,8 @@ freeze: release
 
 ## cargo fmt --check and clippy with warnings as errors.
 lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 ## The release binary; in a log, a line every 20 s while rustc works on one crate.
 release:

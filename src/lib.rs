@@ -34,40 +34,18 @@
 
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod atomic;
-pub mod card;
-pub mod chart;
-pub mod claims;
-pub mod config;
-pub mod content;
-pub mod diag;
-pub mod diagram;
-pub mod experiments;
-pub mod format;
-pub mod frontmatter;
-pub mod highlight;
-pub mod html;
-pub mod i18n;
 pub mod import;
-pub mod inject;
-pub mod lang;
-pub mod links;
-pub mod markdown;
-pub mod math;
-pub mod output;
 pub mod pipeline;
-pub mod reference;
-pub mod render;
 pub mod scaffold;
-pub mod search;
-pub mod search_text;
 pub mod serve;
-pub mod site;
-pub mod standalone;
-pub mod theme;
-pub mod urls;
-pub mod values;
 pub mod write;
+
+pub use measured_content::{config, content, frontmatter, i18n, site, theme};
+pub use measured_core::{atomic, diag, format, html, lang, output, reference, search_text, urls};
+pub use measured_measure::{claims, experiments, values};
+pub use measured_render::{
+    card, chart, diagram, highlight, inject, links, markdown, math, render, search, standalone,
+};
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use pipeline::{BuildOptions, Built, build_in_memory, build_to_disk};
