@@ -183,7 +183,11 @@ fn compute(combined: &mut Value, runs: &[&Value], d: &Declared) -> bool {
         .filter_map(|r| at(r, &d.path).and_then(point).map(|(p, _)| p))
         .collect();
     let spread = each.len() >= 2 && each.iter().any(|&x| x != each[0]);
-    let (low, high) = if spread {
+    let exact_parts = ai.0 == ai.1 && bi.0 == bi.1;
+    let (low, high) = if exact_parts {
+        // Of exact parts (sizes, counts every run agreed on), exact too.
+        (value, value)
+    } else if spread {
         let e = combine::numbers(&each);
         (e.low, e.high)
     } else if each.len() >= 2 {
@@ -345,6 +349,19 @@ mod tests {
         assert_eq!(
             (c["gap"]["low"].as_f64(), c["gap"]["high"].as_f64()),
             (Some(1.0), Some(1.0))
+        );
+    }
+
+    #[test]
+    fn a_derived_value_of_exact_parts_is_exact() {
+        let run = |a: u64| json!({"a": a, "b": 997, "r": {"type": "ratio", "value": a as f64 / 997.0, "low": 0.0, "high": 0.0, "derived": {"op": "ratio", "of": ["a", "b"]}}});
+        let runs = [run(1000), run(1000), run(1000)];
+        let c = combined(&runs.iter().collect::<Vec<_>>());
+        let v = c["r"]["value"].as_f64().unwrap();
+        assert_eq!(v, 1000.0 / 997.0);
+        assert_eq!(
+            (c["r"]["low"].as_f64(), c["r"]["high"].as_f64()),
+            (Some(v), Some(v))
         );
     }
 
