@@ -4,7 +4,7 @@
 #   or, when that run is under, on the median of three),
 #   the Nu HTML Checker (every page, no error), axe-core (the same pages, light and dark,
 #   no violation), linkinator (the whole site: no broken link or anchor), and the page weight
-#   of every article (HTML + the CSS and JS it loads, under 100 KB; tests/quality/page-weight.mjs),
+#   of every article (HTML + the CSS and JS it loads, under 120 KiB; tests/quality/page-weight.mjs),
 #   and no template text on any page (no `{{` outside code; tests/quality/template-text.mjs).
 # Usage: tests/quality/run.sh [SITE_DIR]   (default public/, built by `make site`)
 # Needs: Debian's chromium and a JRE, and `npm ci`.
@@ -13,7 +13,9 @@ cd "$(dirname "$0")/../.."
 
 site=$(realpath "${1:-public}")
 min_score=95
-max_page_bytes=$((100 * 1024))
+# 120 KiB: the third pass of the articles shows more of the code that runs and each experiment's
+# whole output, as combined tables; Lighthouse's Performance (at least 95) stays the gate on speed.
+max_page_bytes=$((120 * 1024))
 export CHROME_PATH=${CHROMIUM:-/usr/bin/chromium}
 flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
 work=$(mktemp -d)
