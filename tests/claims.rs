@@ -816,3 +816,26 @@ fn main() {
     let b = site.build().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(verdict_marks(&b, "en/a/index.html")[0][0], "fails");
 }
+
+#[test]
+fn strict_names_a_failing_claim_even_when_values_drifted() {
+    // Runs 100, 101, 102 first; once the source changes, 300, 301, 302: every value drifted,
+    // and the claim `fast` (< 200) fails. --strict reports both, the claim at its line.
+    let site = vary_site(
+        &[100.0, 101.0, 102.0, 300.0, 301.0, 302.0],
+        &["fast: vary.t < 200"],
+        "",
+    );
+    site.build().unwrap_or_else(|e| panic!("{e}"));
+    let main = site.read("experiments/vary/src/main.rs");
+    site.write(
+        "experiments/vary/src/main.rs",
+        &format!("{main}\n// changed\n"),
+    );
+    let e = errors(&site);
+    assert!(
+        e.contains("content/a/index.vi.md:5:9: error: claim `fast` fails: vary.t < 200"),
+        "{e}"
+    );
+    assert!(e.contains("moved beyond their intervals"), "{e}");
+}
