@@ -7,7 +7,8 @@ mod report;
 mod server;
 
 use std::io::{self, Read, Write};
-use std::net::{IpAddr, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -118,6 +119,24 @@ fn hosts_reread(path: &Path, name: &str) -> io::Result<Option<IpAddr>> {
 }
 // ANCHOR_END: hosts
 
+/// Connections opened so far: each gets its own source address.
+static CONNECTIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// A connection to `ip:port` from a loopback address of its own, 127.2.x.y, so that no two
+/// connections of a run share a four-tuple. The server closes each connection first and
+/// keeps it in TIME_WAIT; on a machine crowded with TIME_WAIT sockets the kernel handed a
+/// client port out again, and the SYN that met the server's TIME_WAIT waited for its
+/// retransmission: about 4 s, in some runs for most requests.
+fn connect_from_own_address(ip: IpAddr, port: u16) -> io::Result<TcpStream> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let i = CONNECTIONS.fetch_add(1, Ordering::Relaxed) % 62_500;
+    let own = Ipv4Addr::new(127, 2, (i / 250) as u8, (i % 250 + 1) as u8);
+    let s = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP))?;
+    s.bind(&SocketAddr::from((own, 0)).into())?;
+    s.connect(&SocketAddr::from((ip, port)).into())?;
+    Ok(s.into())
+}
+
 /// The phases of one HTTP request on a new connection.
 struct Phases {
     resolve: f64,
@@ -137,7 +156,7 @@ fn request(rt: &Runtime, r: &Dns, port: u16) -> Result<Phases, BoxError> {
         .next()
         .ok_or("no address")?;
     let t1 = Instant::now();
-    let mut s = TcpStream::connect((ip, port))?;
+    let mut s = connect_from_own_address(ip, port)?;
     s.set_nodelay(true)?;
     let t2 = Instant::now();
     write!(
