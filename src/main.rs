@@ -3,6 +3,7 @@
 mod progress;
 
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -502,19 +503,36 @@ fn claims(root: PathBuf, json: bool) -> Result<(), measured::Diagnostics> {
         Which::default(),
         &ExperimentArgs::default(),
     ))?;
-    if json {
-        let text = serde_json::to_string_pretty(&entries).expect("the report serialises");
-        println!("{text}");
-        return Ok(());
+    let text = if json {
+        serde_json::to_string_pretty(&entries).expect("the report serialises") + "\n"
+    } else {
+        claims_table(&entries)
+    };
+    // A reader that stops early (`| head`, `| grep -q`) is not an error.
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(measured::diag::io_error(
+            std::path::Path::new("<stdout>"),
+            "write the claims report",
+            &e,
+        )
+        .into()),
+        _ => Ok(()),
     }
-    for e in &entries {
+}
+
+/// The claims report as text: one line per claim, then the counts.
+fn claims_table(entries: &[measured::claims::report::Entry]) -> String {
+    use measured::claims::Verdict as V;
+    let mut text = String::new();
+    for e in entries {
         let margin = match (e.verdict, e.margin) {
-            (measured::claims::Verdict::NotMeasured, _) => "".to_string(),
+            (V::NotMeasured, _) => "".to_string(),
             (_, None) => "exact".to_string(),
             (_, Some(m)) => measured::claims::report::percent(m),
         };
-        println!(
-            "{:<13} {:>8}{} {:>3} runs  {}: {}  {}",
+        text += &format!(
+            "{:<13} {:>8}{} {:>3} runs  {}: {}  {}\n",
             e.verdict.word(),
             margin,
             if e.marginal { "!" } else { " " },
@@ -524,10 +542,9 @@ fn claims(root: PathBuf, json: bool) -> Result<(), measured::Diagnostics> {
             e.summary
         );
     }
-    let count = |v: measured::claims::Verdict| entries.iter().filter(|e| e.verdict == v).count();
-    use measured::claims::Verdict as V;
-    println!(
-        "{} claims: {} hold ({} with a margin under 5 %, marked !), {} inconclusive, {} fail, {} not measured",
+    let count = |v: V| entries.iter().filter(|e| e.verdict == v).count();
+    text += &format!(
+        "{} claims: {} hold ({} with a margin under 5 %, marked !), {} inconclusive, {} fail, {} not measured\n",
         entries.len(),
         count(V::Holds),
         entries.iter().filter(|e| e.marginal).count(),
@@ -535,7 +552,7 @@ fn claims(root: PathBuf, json: bool) -> Result<(), measured::Diagnostics> {
         count(V::Fails),
         count(V::NotMeasured)
     );
-    Ok(())
+    text
 }
 
 #[allow(

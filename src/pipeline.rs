@@ -183,14 +183,15 @@ fn only_place(config: &SiteConfig, path: &std::path::Path, only: &str) -> bool {
     path.starts_with(&dir) || !path.starts_with(config.root.join("content"))
 }
 
-/// Keeps only the article `only` names (`--only`) in `content`; an error naming the closest
-/// article when there is none of that name.
+/// Keeps only the article `only` names (`--only`) in `content`, returning the URLs and files of
+/// the articles it leaves out; an error naming the closest article when there is none of that
+/// name.
 fn only_article(
     config: &SiteConfig,
     content: &mut content::Content,
     only: &str,
     drafts: bool,
-) -> Result<(), Diagnostics> {
+) -> Result<LeftOut, Diagnostics> {
     let dir = only_dir(config, only);
     let all: std::collections::BTreeSet<String> =
         content.docs.iter().map(|d| d.dir.clone()).collect();
@@ -213,9 +214,29 @@ fn only_article(
         .with_hint(format!("add --drafts: `--only {only} --drafts`"))
         .into());
     }
-    content.docs.retain(|d| d.dir == dir);
+    let (kept, others): (Vec<_>, Vec<_>) = std::mem::take(&mut content.docs)
+        .into_iter()
+        .partition(|d| d.dir == dir);
+    content.docs = kept;
     content.assets.retain(|(d, _)| *d == dir);
-    Ok(())
+    let mut left = LeftOut::default();
+    for d in others {
+        let slug = d.front.slug.as_deref().unwrap_or(&d.dir);
+        let url = format!("{}{slug}/", config.lang_prefix(&d.lang));
+        if drafts || !d.front.draft {
+            left.published.insert(url, d.path);
+        } else {
+            left.drafts.insert(url, d.path);
+        }
+    }
+    Ok(left)
+}
+
+/// The articles a build of one article (`--only`) leaves out: URL → file.
+#[derive(Default)]
+struct LeftOut {
+    published: std::collections::BTreeMap<String, PathBuf>,
+    drafts: std::collections::BTreeMap<String, PathBuf>,
 }
 
 /// Every claim of the site at `opts.root` as the last build decided it (`measured claims`):
@@ -588,8 +609,9 @@ impl Session {
     fn site(&mut self, config: &SiteConfig) -> Result<Site, Diagnostics> {
         let mut loaded = content::load_deferring(config, &self.memo.docs)?;
         self.memo.docs = loaded.memo;
+        let mut left = LeftOut::default();
         if let Some(only) = &self.opts.only {
-            only_article(config, &mut loaded.content, only, self.opts.drafts)?;
+            left = only_article(config, &mut loaded.content, only, self.opts.drafts)?;
             loaded
                 .errors
                 .0
@@ -604,6 +626,8 @@ impl Session {
             d
         })?;
         site.errors.extend(loaded.errors);
+        site.elsewhere = left.published;
+        site.drafts.extend(left.drafts);
         site.failed = loaded
             .failed
             .into_iter()

@@ -266,3 +266,53 @@ fn a_new_experiment_scaffold_builds_alone_and_its_article_renders() {
         stderr(&out)
     );
 }
+
+#[test]
+fn one_article_built_alone_links_to_the_others_without_errors() {
+    let site = common::TestSite::new();
+    for (slug, other) in [("a", "b"), ("b", "a")] {
+        site.article(
+            slug,
+            "vi",
+            "title: A\ndate: 2026-01-01",
+            &format!("## Phần {{#phan}}\n\nXem [bài kia](/{other}/) và [mục](/{other}/#phan).\n"),
+        );
+        site.article(
+            slug,
+            "en",
+            "title: A\ndate: 2026-01-01",
+            &format!("## Part {{#part}}\n\nSee [the other](/en/{other}/#part).\n"),
+        );
+    }
+    site.article(
+        "c",
+        "vi",
+        "title: C\ndate: 2026-01-01\ndraft: true",
+        "Nháp.\n",
+    );
+    site.article(
+        "c",
+        "en",
+        "title: C\ndate: 2026-01-01\ndraft: true",
+        "Draft.\n",
+    );
+    let out = site.cli(&["build", "--only", "a"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(site.path("public/index.html").is_file());
+    assert!(!site.path("public/b/index.html").exists(), "b was built");
+    // A link that is broken in the whole site is broken in the one article too.
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "Xem [nháp](/c/) và [không có](/nowhere/).\n",
+    );
+    let out = site.cli(&["build", "--only", "a"]);
+    let e = stderr(&out);
+    assert!(!out.status.success());
+    assert!(e.contains("broken link `/c/`: /c/ is a draft"), "{e}");
+    assert!(
+        e.contains("broken link `/nowhere/`: nothing is published"),
+        "{e}"
+    );
+}

@@ -764,6 +764,27 @@ fn the_claims_report_lists_every_claim_as_the_last_build_decided_it() {
 }
 
 #[test]
+fn the_claims_report_to_a_reader_that_stops_early_is_not_a_panic() {
+    let site = three_verdicts();
+    site.build().unwrap_or_else(|e| panic!("{e}"));
+    for args in [&["claims", "--json"][..], &["claims"][..]] {
+        // `measured claims | head -1`: the reader has gone before the report is written.
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_measured"))
+            .args(args)
+            .current_dir(site.root())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run measured");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
 fn a_claim_that_holds_with_little_margin_is_a_warning_saying_what_to_do() {
     // 100, 101, 102: the interval's high edge is about 104.5, within 5 % of 107.
     let site = vary_site(&[100.0, 101.0, 102.0], &["tight: vary.t < 107"], "");

@@ -250,6 +250,7 @@ fn check_links(
             output,
             drafts: &site.drafts,
             failed: &site.failed,
+            elsewhere: &site.elsewhere,
         };
         diags.extend(links::check(&site.pages[i].url, &bodies[i].links, targets));
     }

@@ -162,6 +162,7 @@ pub(super) fn check_links(
                 output,
                 drafts: &site.drafts,
                 failed: &site.failed,
+                elsewhere: &site.elsewhere,
             };
             links::check(&p.url, &b.links, targets)
         })
@@ -202,6 +203,7 @@ pub(super) fn check_pages(inputs: &RenderInputs, output: &Output) -> Result<(), 
         output,
         drafts: &inputs.site.drafts,
         failed: &inputs.site.failed,
+        elsewhere: &inputs.site.elsewhere,
     };
     diags.extend(crate::standalone::check_links(&inputs.standalone, targets));
     diags.extend(crate::standalone::check_menu(&inputs.config, targets));

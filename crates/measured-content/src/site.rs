@@ -58,6 +58,9 @@ pub struct Site {
     pub drafts: BTreeMap<String, PathBuf>,
     /// The URLs and files of the articles left out for their errors (a link to one says so).
     pub failed: BTreeMap<String, PathBuf>,
+    /// The URLs and files of the articles a build of one article (`--only`) leaves out: a
+    /// link to one is not checked.
+    pub elsewhere: BTreeMap<String, PathBuf>,
     /// Errors found while assembling (two pages at one URL, a page or alias on a listing's
     /// URL): the pages at fault are left out and the build goes on, so that these are
     /// reported with every later stage's errors in one build.
@@ -163,6 +166,7 @@ pub fn assemble(
         redirects,
         drafts,
         failed: BTreeMap::new(),
+        elsewhere: BTreeMap::new(),
         errors,
     })
 }

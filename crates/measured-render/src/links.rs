@@ -19,6 +19,9 @@ pub struct Targets<'a> {
     pub drafts: &'a BTreeMap<String, PathBuf>,
     /// The URLs and files of articles left out for their errors, reported in the same build.
     pub failed: &'a BTreeMap<String, PathBuf>,
+    /// The URLs and files of the articles a build of one article leaves out (`--only`): links
+    /// to them, anchors included, are taken as they are.
+    pub elsewhere: &'a BTreeMap<String, PathBuf>,
 }
 
 const HINT: &str = "link to another article as /<slug>/ (or /en/<slug>/), to an asset of the article folder by its file name, to a heading as #<id>";
@@ -148,6 +151,9 @@ fn check_one(page_url: &str, dest: &str, targets: Targets<'_>) -> Result<(), (St
         } else {
             format!("{target}/")
         };
+        if targets.elsewhere.contains_key(&dir) {
+            return Ok(());
+        }
         return Err(match (targets.drafts.get(&dir), targets.failed.get(&dir)) {
             (Some(path), _) => (
                 format!("{target} is a draft ({}), which is not published", path.display()),
@@ -279,6 +285,7 @@ mod tests {
             output: &output,
             drafts: &drafts,
             failed: &BTreeMap::new(),
+            elsewhere: &BTreeMap::new(),
         };
         check(page, &[link], targets)
             .0
