@@ -95,6 +95,13 @@ pub fn estimate(points: &[f64], own: &[(f64, f64)]) -> Estimate {
         let half = t975(k - 1) * var.sqrt() / (k as f64).sqrt();
         (from(mean - half), from(mean + half))
     };
+    // Counts, shares and sizes with a zero among them take the plain interval, which must
+    // not reach below zero where no run did (a share read -6.5 %–10 %).
+    let low = if points.iter().all(|&p| p >= 0.0) {
+        low.max(0.0)
+    } else {
+        low
+    };
     Estimate {
         value,
         low: low.min(value),
@@ -331,6 +338,16 @@ fn number(runs: &[&Value]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quantity_no_run_measured_below_zero_has_no_interval_below_zero() {
+        let e = numbers(&[0.0, 0.0, 0.03]);
+        assert_eq!(e.low, 0.0);
+        assert!(e.high > 0.03);
+        // Where a run did measure below zero (a difference), the interval may.
+        assert!(numbers(&[-0.02, 0.0, 0.03]).low < -0.02);
+    }
+
     use serde_json::json;
 
     fn close(a: f64, b: f64) -> bool {
