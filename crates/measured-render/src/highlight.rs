@@ -8,7 +8,10 @@
 //! the colours and font it shows ([`palette`]); tokens that look alike are merged into one span
 //! and plain text gets none, so the HTML carries only what a reader sees.
 
+mod lines;
 mod palette;
+
+pub use lines::Lines;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -58,6 +61,9 @@ pub struct Highlighter {
     /// How each scope stack seen so far looks, shared by all blocks (syntect resolves a
     /// stack's style by matching every rule of the theme).
     looks: Mutex<HashMap<Vec<Scope>, Look>>,
+    /// Lines of the blocks highlighted since this highlighter was made: parsed by syntect,
+    /// and taken from a [`Lines`] memo.
+    lines: [std::sync::atomic::AtomicUsize; 2],
 }
 
 /// A scope stack's classes, and whether its style shows on whitespace.
@@ -91,11 +97,18 @@ impl Highlighter {
             palette: Palette::new(light, dark).ok(),
             themes: format!("{light}\0{dark}"),
             looks: Mutex::default(),
+            lines: Default::default(),
         }
     }
 
     /// Highlights `code` in language `token` (a fence's info word), as the inside of a `<code>`.
     pub fn highlight(&self, token: &str, code: &str) -> String {
+        self.highlight_in(token, code, &Lines::default())
+    }
+
+    /// [`Highlighter::highlight`], taking the lines syntect parsed before from `lines` (and
+    /// leaving there those it parses): give one memo to all the blocks of one thread.
+    pub fn highlight_in(&self, token: &str, code: &str, lines: &Lines) -> String {
         let key = cache_key(&SYNTAX_SET_ID, &self.themes, token, code);
         self.used
             .lock()
@@ -106,10 +119,15 @@ impl Highlighter {
         }
         self.misses
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let before = lines.counts();
         let html = match &self.palette {
-            Some(palette) => highlight_uncached(palette, &self.looks, token, code),
+            Some(palette) => highlight_uncached(palette, &self.looks, lines, token, code),
             None => escape(code),
         };
+        let after = lines.counts();
+        let relaxed = std::sync::atomic::Ordering::Relaxed;
+        self.lines[0].fetch_add(after.0 - before.0, relaxed);
+        self.lines[1].fetch_add(after.1 - before.1, relaxed);
         self.cache
             .lock()
             .expect("highlight cache")
@@ -120,6 +138,13 @@ impl Highlighter {
     /// How many blocks syntect highlighted since this highlighter was made.
     pub fn misses(&self) -> usize {
         self.misses.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Lines of the blocks highlighted since this highlighter was made: parsed by syntect, and
+    /// taken from a [`Lines`] memo where the same line was parsed from the same state before.
+    pub fn lines(&self) -> (usize, usize) {
+        let relaxed = std::sync::atomic::Ordering::Relaxed;
+        (self.lines[0].load(relaxed), self.lines[1].load(relaxed))
     }
 
     /// Forgets every highlighted block (a one-off build, once no stage highlights any more and
@@ -213,13 +238,14 @@ struct Run<'c> {
 fn highlight_uncached(
     palette: &Palette,
     looks: &Mutex<HashMap<Vec<Scope>, Look>>,
+    lines: &Lines,
     token: &str,
     code: &str,
 ) -> String {
     let Some(syntax) = syntax_for(token) else {
         return escape(code);
     };
-    match runs(palette, looks, syntax, code) {
+    match runs(palette, looks, lines, syntax, code) {
         Some(runs) => to_html(runs),
         None => escape(code),
     }
@@ -234,6 +260,7 @@ fn highlight_uncached(
 fn runs<'c>(
     palette: &Palette,
     shared: &Mutex<HashMap<Vec<Scope>, Look>>,
+    lines: &Lines,
     syntax: &SyntaxReference,
     code: &'c str,
 ) -> Option<Vec<Run<'c>>> {
@@ -243,7 +270,7 @@ fn runs<'c>(
     let mut looks: HashMap<Vec<Scope>, Look> = HashMap::new();
     let mut runs = Vec::new();
     for line in LinesWithEndings::from(code) {
-        let ops = parser.parse_line(line, &SYNTAXES).ok()?;
+        let ops = lines.parse(&mut parser, line, &SYNTAXES).ok()?;
         for (range, op) in ScopeRangeIterator::new(&ops, line) {
             stack.apply(op).ok()?;
             if !range.is_empty() {
