@@ -15,7 +15,9 @@ pub use lines::Lines;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
+
+use rustc_hash::FxHashMap;
 
 use syntect::easy::ScopeRangeIterator;
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
@@ -60,14 +62,17 @@ pub struct Highlighter {
     themes: String,
     /// How each scope stack seen so far looks, shared by all blocks (syntect resolves a
     /// stack's style by matching every rule of the theme).
-    looks: Mutex<HashMap<Vec<Scope>, Look>>,
+    looks: Mutex<Looks>,
     /// Lines of the blocks highlighted since this highlighter was made: parsed by syntect,
     /// and taken from a [`Lines`] memo.
     lines: [std::sync::atomic::AtomicUsize; 2],
 }
 
 /// A scope stack's classes, and whether its style shows on whitespace.
-type Look = (String, bool);
+type Look = (Arc<str>, bool);
+
+/// Looks by scope stack (FxHash: a stack is hashed for every token).
+type Looks = FxHashMap<Vec<Scope>, Look>;
 
 impl Default for Highlighter {
     /// A highlighter with the default themes and no cache file.
@@ -226,7 +231,7 @@ fn syntax_for(token: &str) -> Option<&'static SyntaxReference> {
 #[derive(Debug)]
 struct Run<'c> {
     /// Its classes (empty: plain text).
-    classes: String,
+    classes: Arc<str>,
     text: &'c str,
     /// Whether it would look the same with any colour and weight: whitespace that shows no
     /// background or underline. Such a run joins the span around it instead of splitting it.
@@ -237,7 +242,7 @@ struct Run<'c> {
 
 fn highlight_uncached(
     palette: &Palette,
-    looks: &Mutex<HashMap<Vec<Scope>, Look>>,
+    looks: &Mutex<Looks>,
     lines: &Lines,
     token: &str,
     code: &str,
@@ -259,7 +264,7 @@ fn highlight_uncached(
 /// push, twice for two themes): kept for the block, and in `shared` for every block.
 fn runs<'c>(
     palette: &Palette,
-    shared: &Mutex<HashMap<Vec<Scope>, Look>>,
+    shared: &Mutex<Looks>,
     lines: &Lines,
     syntax: &SyntaxReference,
     code: &'c str,
@@ -267,7 +272,7 @@ fn runs<'c>(
     let (light, dark) = (&palette.light.highlighter, &palette.dark.highlighter);
     let mut parser = ParseState::new(syntax);
     let mut stack = ScopeStack::new();
-    let mut looks: HashMap<Vec<Scope>, Look> = HashMap::new();
+    let mut looks = Looks::default();
     let mut runs = Vec::new();
     for line in LinesWithEndings::from(code) {
         let ops = lines.parse(&mut parser, line, &SYNTAXES).ok()?;
@@ -282,7 +287,8 @@ fn runs<'c>(
                         let look = known.unwrap_or_else(|| {
                             let (l, d) =
                                 (light.style_for_stack(scopes), dark.style_for_stack(scopes));
-                            let look = (palette.classes(l, d), palette.shows_on_whitespace(l, d));
+                            let classes = Arc::from(palette.classes(l, d));
+                            let look = (classes, palette.shows_on_whitespace(l, d));
                             shared
                                 .lock()
                                 .expect("looks")
@@ -331,7 +337,7 @@ fn to_html(mut runs: Vec<Run>) -> String {
             {
                 runs[b].classes.clone()
             }
-            _ => String::new(),
+            _ => Arc::from(""),
         };
     }
     let mut out = String::new();

@@ -223,7 +223,7 @@ fn plain_tokens_get_no_span_and_alike_ones_share_one() {
 #[test]
 fn blank_runs_join_spans_unless_a_background_would_show() {
     let run = |classes: &str, text, blank, shows_on_whitespace| Run {
-        classes: classes.to_string(),
+        classes: classes.into(),
         text,
         blank,
         shows_on_whitespace,
