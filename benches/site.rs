@@ -1,10 +1,14 @@
 //! `make bench`: builds the same generated corpus with `measured`, Zola and Hugo, side by side,
 //! and prints median wall time, pages per second, peak RSS and files written of each, a warm
-//! build, issue 23's targets (met or not), the floor (reading the files, pulldown-cmark alone,
-//! syntect alone, on all cores), and the rebuild times through a `Session` (the code path
-//! `measured serve` uses) after no change and after one edit.
+//! build, the targets (issue 40's, met or not), the floor (reading the files, pulldown-cmark
+//! alone, syntect alone, on all cores) and the writing floor (the same, then writing the bytes
+//! of our output to as many files), and the rebuild times through a `Session` (the code path
+//! `measured serve` uses) after no change and after one edit. Each size is built in two
+//! variants of the corpus: each translation with code of its own, and translations sharing
+//! their code (which a generator highlighting each distinct block once does half the work for).
 //!
-//! Settings (environment): `BENCH_SIZES` (articles, default `2000,10000`),
+//! Settings (environment): `BENCH_SIZES` (articles, default `2000,10000`), `BENCH_CODE`
+//! (the variants, default `differing,shared`; search and rebuilds run on the first only),
 //! `BENCH_RUNS` (cold builds per generator and rebuilds of each kind, default 3),
 //! `BENCH_RUNS_LARGE` (the same above 2,000 articles, default 1: one cold build of the
 //! 10,000-article corpus takes minutes on two cores), `BENCH_KEEP` (a folder to write the corpora into and keep, for profiling),
@@ -55,19 +59,36 @@ fn main() -> Res<()> {
     if env_or("BENCH_PARTS", "rebuilds").contains("rebuilds") {
         real_blog(runs)?;
     }
+    let variants: Vec<corpus::CodeVariant> = env_or("BENCH_CODE", "differing,shared")
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            corpus::CodeVariant::parse(s.trim())
+                .ok_or_else(|| format!("BENCH_CODE: `{s}` is neither `differing` nor `shared`"))
+        })
+        .collect::<Result<_, _>>()?;
     let mut summaries = Vec::new();
-    for &n in &sizes {
-        let runs = if n > 2000 { runs_large } else { runs };
-        summaries.push(bench_size(n, runs)?);
+    for (k, &variant) in variants.iter().enumerate() {
+        for &n in &sizes {
+            let runs = if n > 2000 { runs_large } else { runs };
+            // Search and rebuilds do not depend on the code: run on the first variant only.
+            summaries.push(bench_size(n, variant, runs, k == 0)?);
+        }
     }
-    let colds: Vec<(usize, &cold::Cold)> = summaries
-        .iter()
-        .filter_map(|s| s.cold.as_ref().map(|c| (s.articles, c)))
-        .collect();
-    if colds.len() > 1 {
-        say("\n== scaling of cold builds ==");
-        for line in cold::scaling(&colds) {
-            say(&line);
+    for &variant in &variants {
+        let colds: Vec<(usize, &cold::Cold)> = summaries
+            .iter()
+            .filter(|s| s.variant == variant)
+            .filter_map(|s| s.cold.as_ref().map(|c| (s.articles, c)))
+            .collect();
+        if colds.len() > 1 {
+            say(&format!(
+                "\n== scaling of cold builds, {} code ==",
+                variant.name()
+            ));
+            for line in cold::scaling(&colds) {
+                say(&line);
+            }
         }
     }
     say(&growth(&summaries));
@@ -195,23 +216,31 @@ fn copy_tree(from: &Path, to: &Path) -> Res<()> {
 /// Everything printed for one corpus size, kept for the growth lines at the end.
 struct Summary {
     articles: usize,
+    variant: corpus::CodeVariant,
     /// The cold and warm builds, when they ran.
     cold: Option<cold::Cold>,
     /// The no-change and one-edit rebuilds, when they ran.
     rebuilds: Option<(Duration, Duration)>,
 }
 
-fn bench_size(n: usize, runs: usize) -> Res<Summary> {
+fn bench_size(
+    n: usize,
+    variant: corpus::CodeVariant,
+    runs: usize,
+    first_variant: bool,
+) -> Res<Summary> {
     let tmp = tempfile::tempdir()?;
     let base = match std::env::var_os("BENCH_KEEP") {
-        Some(dir) => PathBuf::from(dir).join(n.to_string()),
+        Some(dir) => PathBuf::from(dir).join(format!("{n}-{}", variant.name())),
         None => tmp.path().to_path_buf(),
     };
     let _ = std::fs::remove_dir_all(&base);
     let started = Instant::now();
-    let corpus = corpus::write(&base, n, SEED)?;
+    let corpus = corpus::write(&base, n, SEED, variant)?;
     say(&format!(
-        "\n== N = {n} articles (runs: {runs}): {} article pages ({} vi, {} en; {} articles in both languages, the rest in one; drafts left out), {:.1} MB of Markdown in {} files (smallest {:.1} KB, median {:.1} KB, largest {:.1} KB), {} code blocks, {} pages without code (generated in {:.1} s) ==",
+        "\n== N = {n} articles, {} code ({}) (runs: {runs}): {} article pages ({} vi, {} en; {} articles in both languages, the rest in one; drafts left out), {:.1} MB of Markdown in {} files (smallest {:.1} KB, median {:.1} KB, largest {:.1} KB), {} code blocks, {} pages without code (generated in {:.1} s) ==",
+        variant.name(),
+        variant.describe(),
         corpus.pages,
         corpus.vi,
         corpus.en,
@@ -233,53 +262,85 @@ fn bench_size(n: usize, runs: usize) -> Res<Summary> {
         None
     };
     if wants("floor") {
-        let floor = floor::floor(&corpus, runs)?;
-        say(&format!(
-            "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, fresh SyntaxSet) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; SyntaxSet::load_defaults_newlines alone: {:.3} s)\n  highlighting each of the {} distinct blocks once instead: syntect {:.3} s, floor {:.3} s",
-            rayon::current_num_threads(),
-            floor.read.as_secs_f64(),
-            floor.cmark.as_secs_f64(),
-            floor.syntect.as_secs_f64(),
-            floor.blocks,
-            floor.total().as_secs_f64(),
-            floor.warm.as_secs_f64(),
-            floor.load.as_secs_f64(),
-            floor.distinct_blocks,
-            floor.distinct.as_secs_f64(),
-            floor.total_distinct().as_secs_f64(),
-        ));
-        if let Some(cold::Cold {
-            ours,
-            plain: ours_plain,
-            ..
-        }) = &cold
-        {
-            let ratio = |floor: Duration| {
-                (
-                    ours.wall.as_secs_f64() / floor.as_secs_f64(),
-                    ours_plain.wall.as_secs_f64() / floor.as_secs_f64(),
-                )
-            };
-            let (all, distinct) = (ratio(floor.total()), ratio(floor.total_distinct()));
-            say(&format!(
-                "  measured is {:.2}× the floor, {:.2}× without the search index (target ≤ 1.5×);\n  {:.2}× and {:.2}× the floor of distinct blocks (ours highlights each distinct block once)",
-                all.0, all.1, distinct.0, distinct.1
-            ));
-        }
+        floors(&corpus, cold.as_ref(), &base, runs)?;
     }
-    if wants("search") {
+    if let Some(c) = &cold {
+        let _ = std::fs::remove_dir_all(&c.out);
+    }
+    if wants("search") && first_variant {
         search_indexers(&corpus, runs)?;
     }
-    let rebuilds = if wants("rebuilds") {
+    let rebuilds = if wants("rebuilds") && first_variant {
         Some(rebuilds(&corpus, runs)?)
     } else {
         None
     };
     Ok(Summary {
         articles: n,
+        variant,
         cold,
         rebuilds,
     })
+}
+
+/// The floor (read, pulldown-cmark, syntect over every block) and the writing floor (the same,
+/// then writing the bytes of the cold build's output to as many files), and each cold build's
+/// ratio to both with issue 40's target (≤ 1.4× the writing floor).
+fn floors(corpus: &corpus::Corpus, cold: Option<&cold::Cold>, base: &Path, runs: usize) -> Res<()> {
+    let floor = floor::floor(corpus, runs)?;
+    say(&format!(
+        "floor on {} cores, median of {runs}: read {:.3} s + pulldown-cmark {:.3} s + syntect {:.3} s ({} blocks, onig, bat's syntaxes as ours, a fresh set) = {:.3} s\n  (syntect with regexes already compiled: {:.3} s; loading bat's syntax set alone: {:.3} s)\n  highlighting each of the {} distinct blocks once instead: syntect {:.3} s, floor {:.3} s",
+        rayon::current_num_threads(),
+        floor.read.as_secs_f64(),
+        floor.cmark.as_secs_f64(),
+        floor.syntect.as_secs_f64(),
+        floor.blocks,
+        floor.total().as_secs_f64(),
+        floor.warm.as_secs_f64(),
+        floor.load.as_secs_f64(),
+        floor.distinct_blocks,
+        floor.distinct.as_secs_f64(),
+        floor.total_distinct().as_secs_f64(),
+    ));
+    let Some(cold) = cold else {
+        say(
+            "  writing floor: skipped (it writes what the cold builds wrote: add `cold` to BENCH_PARTS)",
+        );
+        return Ok(());
+    };
+    let builds = [
+        ("measured", &cold.ours, "0/measured"),
+        (
+            "measured without search index",
+            &cold.plain,
+            "0/measured-no-search",
+        ),
+    ];
+    for (name, stats, dir) in builds {
+        let written = floor::Written::read(&cold.out.join(dir))?;
+        let write = written.time(&base.join("floor-write"), runs)?;
+        let writing = floor.total() + write;
+        let wall = stats.wall.as_secs_f64();
+        say(&format!(
+            "  {name}: {:.2} s; writing its {} files ({:.1} MB) {:.3} s, writing floor {:.3} s\n    {:.2}× the floor, {:.2}× the floor of distinct blocks, {:.2}× the writing floor",
+            wall,
+            written.files(),
+            written.bytes() as f64 / 1e6,
+            write.as_secs_f64(),
+            writing.as_secs_f64(),
+            wall / floor.total().as_secs_f64(),
+            wall / floor.total_distinct().as_secs_f64(),
+            wall / writing.as_secs_f64(),
+        ));
+        let x = wall / writing.as_secs_f64();
+        say(&cold::verdict(
+            &format!("cold, {name}/writing floor"),
+            format!("{x:.2}×"),
+            "≤ 1.4×",
+            x <= 1.4,
+        ));
+    }
+    Ok(())
 }
 
 /// A session on the corpus as `serve` holds one: frozen results, the search index left to a

@@ -618,6 +618,56 @@ fn excerpts_may_quote_a_library_crate_of_the_workspace() {
     );
 }
 
+#[test]
+fn source_pages_show_every_file_of_every_experiment_and_library_in_order() {
+    let site = site_with(&[
+        ("nums", experiment_source("total", NUMS)),
+        ("more", experiment_source("more", NUMS)),
+    ]);
+    site.write(
+        "experiments/nums/src/extra.rs",
+        "pub const EXTRA: u32 = 7;\n",
+    );
+    site.write("experiments/nums/data.sql", "SELECT 1;\n");
+    site.write(
+        "experiments/shared/Cargo.toml",
+        "[package]\nname = \"shared\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    );
+    site.write(
+        "experiments/shared/src/lib.rs",
+        "pub fn helper() -> u32 { 42 }\n",
+    );
+    site.article(
+        "a",
+        "vi",
+        "title: A\ndate: 2026-01-01",
+        "{{ nums.big }} {{ more.big }}\n",
+    );
+    let b = site.build().unwrap_or_else(|e| panic!("{e}"));
+    let pages = [
+        (
+            "nums",
+            &["Cargo.toml", "data.sql", "src/extra.rs", "src/main.rs"][..],
+        ),
+        ("more", &["Cargo.toml", "src/main.rs"][..]),
+        ("shared", &["Cargo.toml", "src/lib.rs"][..]),
+    ];
+    for (name, files) in pages {
+        for prefix in ["", "en/"] {
+            let doc = html(&b, &format!("{prefix}experiments/{name}/index.html"));
+            assert_eq!(texts(&doc, "h2"), files, "{prefix}{name}");
+            let code = texts(&doc, "h2 + pre code");
+            for (file, code) in files.iter().zip(&code) {
+                let source =
+                    std::fs::read_to_string(site.path(&format!("experiments/{name}/{file}")))
+                        .expect("read the source");
+                let words = source.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert_eq!(code, &words, "{prefix}{name}/{file}");
+            }
+        }
+    }
+}
+
 /// Where a page shows `{{` outside code (`pre`, `code`, scripts): text and attribute values.
 fn template_text_outside_code(page: &scraper::Html) -> Vec<String> {
     let mut found = Vec::new();

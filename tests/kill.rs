@@ -102,7 +102,7 @@ fn difference(got: &Snapshot, want: &Snapshot) -> String {
 #[test]
 fn the_output_is_the_old_site_or_the_new_one_after_kill_9_at_any_moment() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let root = corpus::write(tmp.path(), ARTICLES, 7)
+    let root = corpus::write(tmp.path(), ARTICLES, 7, corpus::CodeVariant::Shared)
         .expect("write the corpus")
         .measured;
     let public = root.join("public");

@@ -41,6 +41,7 @@ fn render(body: &str) -> Result<markdown::Rendered, measured::Diagnostics> {
             body_line: 5,
             lang: &Lang::parse("vi").unwrap(),
             highlighter,
+            lines: None,
             hooks: &Echo,
             labels: &Labels::default(),
             theme_ids: &ThemeIds::default(),

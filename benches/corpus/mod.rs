@@ -52,6 +52,39 @@ impl Rng {
     }
 }
 
+/// Whether an article's two translations show the same code (a real bilingual blog often
+/// shares it, and a generator that highlights each distinct block once then does half the
+/// work) or each its own: the same languages and lengths, other names and numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeVariant {
+    Shared,
+    Differing,
+}
+
+impl CodeVariant {
+    /// Its name in `BENCH_CODE` and in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            CodeVariant::Shared => "shared",
+            CodeVariant::Differing => "differing",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<CodeVariant> {
+        [CodeVariant::Shared, CodeVariant::Differing]
+            .into_iter()
+            .find(|v| v.name() == name)
+    }
+
+    /// How the report describes it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CodeVariant::Shared => "translations share their code",
+            CodeVariant::Differing => "each translation has code of its own",
+        }
+    }
+}
+
 /// Where a written corpus lives and what it holds.
 pub struct Corpus {
     /// The `measured` site root (holds `site.toml`).
@@ -76,6 +109,7 @@ pub struct Corpus {
     /// Fenced code blocks in the `measured` site (published pages), and prose-only pages.
     pub code_blocks: usize,
     pub prose_only: usize,
+    pub variant: CodeVariant,
     seed: u64,
 }
 
@@ -99,8 +133,9 @@ impl Corpus {
     }
 }
 
-/// Writes `articles` articles under `dir/measured`, `dir/hugo` and `dir/zola`.
-pub fn write(dir: &Path, articles: usize, seed: u64) -> io::Result<Corpus> {
+/// Writes `articles` articles under `dir/measured`, `dir/hugo` and `dir/zola`, their
+/// translations' code as `variant` says.
+pub fn write(dir: &Path, articles: usize, seed: u64, variant: CodeVariant) -> io::Result<Corpus> {
     let measured = dir.join("measured");
     let hugo = dir.join("hugo");
     let zola = dir.join("zola");
@@ -121,11 +156,12 @@ pub fn write(dir: &Path, articles: usize, seed: u64) -> io::Result<Corpus> {
         sizes: [0; 3],
         code_blocks: 0,
         prose_only: 0,
+        variant,
         seed,
     };
     let mut sizes = Vec::with_capacity(2 * articles);
     for i in 0..articles {
-        let plan = Plan::new(i, articles, seed);
+        let plan = Plan::new(i, articles, seed, variant);
         let published = !plan.draft;
         if published {
             corpus.translated += usize::from(plan.vi && plan.en);

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::code::{LANGUAGES, code};
 use super::text::{FORMATS, HEADINGS, ITEMS, LINK_TEXTS, ROWS, SENTENCES, TAGS, TOPICS};
-use super::{Flavor, Lang, Rng, presence, slug};
+use super::{CodeVariant, Flavor, Lang, Rng, presence, slug};
 
 /// Which of an article's languages a block is written in.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,7 +23,9 @@ enum Block {
     Paragraph(Vec<usize>, Vec<usize>, Option<(usize, usize)>),
     List(bool, Vec<usize>),
     Table(Vec<[u32; 3]>),
-    Code(&'static str, String),
+    /// A fence token, the lines drawn, the code, and the English translation's own code when
+    /// the translations' code differs ([`CodeVariant::Differing`]).
+    Code(&'static str, usize, String, Option<String>),
     Values,
     Experiment,
 }
@@ -64,7 +66,7 @@ struct CodeStyle {
 }
 
 impl Plan {
-    pub fn new(index: usize, articles: usize, seed: u64) -> Plan {
+    pub fn new(index: usize, articles: usize, seed: u64, variant: CodeVariant) -> Plan {
         let here = presence(seed, index);
         let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x1000_0001));
         let topic = rng.range(0, TOPICS.len() - 1);
@@ -92,7 +94,7 @@ impl Plan {
             .then_some((group, index % 6 + 1));
         let style = code_style(&mut rng);
         let both = here.vi && here.en;
-        let mut blocks = vec![
+        let mut blocks: Vec<(Which, Block)> = vec![
             (
                 Which::Both,
                 paragraph(&mut rng, both, (2, 4), seed, articles, false),
@@ -115,6 +117,9 @@ impl Plan {
             if s == experiment_at {
                 blocks.push((Which::Both, Block::Experiment));
             }
+        }
+        if both && variant == CodeVariant::Differing {
+            english_code(&mut blocks, seed, index);
         }
         Plan {
             index,
@@ -250,11 +255,27 @@ impl Plan {
                     let _ = writeln!(out, "| {} | {b} | {t} |", FORMATS[*f as usize]);
                 }
             }
-            Block::Code(token, code) => {
+            Block::Code(token, _, vi, en) => {
+                let code = match (lang, en) {
+                    (Lang::En, Some(en)) => en,
+                    _ => vi,
+                };
                 let _ = writeln!(out, "```{token}\n{code}```");
             }
             Block::Values => values(out, lang, flavor),
             Block::Experiment => experiment(out, lang, flavor),
+        }
+    }
+}
+
+/// Gives each code block of a translated article an English version of its own: the same
+/// language and length, other names and numbers, drawn from a generator of its own so that the
+/// rest of the article (and the Vietnamese code) is what [`CodeVariant::Shared`] writes.
+fn english_code(blocks: &mut [(Which, Block)], seed: u64, index: usize) {
+    let mut rng = Rng::new(seed ^ 0x656e_636f_6465 ^ (index as u64).wrapping_mul(0x3000_0005));
+    for (_, block) in blocks {
+        if let Block::Code(token, lines, _, en) = block {
+            *en = Some(code(&mut rng, token, *lines));
         }
     }
 }
@@ -346,7 +367,10 @@ fn section(rng: &mut Rng, ctx: &Section, blocks: &mut Vec<(Which, Block)>) {
                 *rng.pick(LANGUAGES)
             };
             let lines = rng.range(style.lines.0, style.lines.1);
-            blocks.push((Which::Both, Block::Code(lang, code(rng, lang, lines))));
+            blocks.push((
+                Which::Both,
+                Block::Code(lang, lines, code(rng, lang, lines), None),
+            ));
         }
     }
 }

@@ -45,6 +45,7 @@ fuzz_target!(|body: &str| {
         body_line: 4,
         lang: &lang,
         highlighter: &HIGHLIGHTER,
+        lines: None,
         hooks: &Numbers,
         labels: &Labels::default(),
         theme_ids: &ThemeIds::default(),

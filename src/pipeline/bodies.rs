@@ -5,13 +5,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rayon::prelude::*;
-
 use crate::claims;
 use crate::config::SiteConfig;
 use crate::content::SourceDoc;
 use crate::diag::Diagnostics;
 use crate::experiments::Measurements;
+use crate::highlight::Lines;
 use crate::i18n::Strings;
 use crate::inject::{Injector, PageHooks, Slots};
 use crate::lang::Lang;
@@ -69,24 +68,37 @@ impl Session {
         let results = measurements_fingerprint(hooks.measurements);
         let misses = hooks.highlighter.misses();
         let fresh = AtomicUsize::new(0);
-        let render = |i: usize| {
+        let render = |i: usize, lines: &Lines| {
             let doc = &site.pages[i].doc;
             let key = body_key(doc, results, hooks.claims);
             let body = self.memo.bodies.try_get_or(&key, || {
                 fresh.fetch_add(1, Ordering::Relaxed);
-                render_body(doc, &theme, hooks)
+                render_body(doc, &theme, hooks, lines)
             });
             (i, body.map(|body| (key, body)))
         };
         // An article's translations share most of their code blocks, so one worker renders
         // them one after another and the later ones find those blocks highlighted. The pages are
         // sorted by language: split in halves between workers, both halves reached the same
-        // articles at the same time and each block was highlighted twice.
+        // articles at the same time and each block was highlighted twice. Each worker keeps
+        // the lines syntect parsed for all the blocks it highlights (a memo cannot change
+        // threads), taking the next article as it is free.
         let articles: Vec<Vec<usize>> = site.articles().collect();
-        let mut rendered: Vec<_> = articles
-            .par_iter()
-            .flat_map_iter(|pages| pages.iter().map(|&i| render(i)))
-            .collect();
+        let next = AtomicUsize::new(0);
+        let done = std::sync::Mutex::new(Vec::with_capacity(site.pages.len()));
+        rayon::scope(|scope| {
+            for _ in 0..rayon::current_num_threads() {
+                scope.spawn(|_| {
+                    let lines = Lines::default();
+                    let mut mine = Vec::new();
+                    while let Some(pages) = articles.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        mine.extend(pages.iter().map(|&i| render(i, &lines)));
+                    }
+                    done.lock().expect("rendered bodies").append(&mut mine);
+                });
+            }
+        });
+        let mut rendered = done.into_inner().expect("rendered bodies");
         rendered.sort_unstable_by_key(|(i, _)| *i);
         let highlighted = hooks.highlighter.misses() - misses;
         let (keys, bodies) = Diagnostics::gather(rendered.into_iter().map(|(_, r)| r))?
@@ -130,6 +142,7 @@ pub(super) fn render_body(
     doc: &SourceDoc,
     theme: &BodyTheme,
     hooks: &Injector<'_>,
+    lines: &Lines,
 ) -> Result<Arc<Rendered>, Diagnostics> {
     let claims = hooks.claims.get(&doc.dir);
     let experiments = super::measure::refs_of(doc);
@@ -156,6 +169,7 @@ pub(super) fn render_body(
         body_line: doc.body_line,
         lang: &doc.lang,
         highlighter: hooks.highlighter,
+        lines: Some(lines),
         hooks: &page,
         labels: &theme.labels[&doc.lang],
         theme_ids: &theme.ids,

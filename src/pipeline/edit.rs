@@ -24,6 +24,7 @@ use super::last::LastBuild;
 use super::memo::PerKey;
 use super::search::{SearchArticle, SearchPages};
 use super::{Built, Session, Work};
+use crate::highlight::Lines;
 
 /// An edited article, read and rendered, not yet part of the site.
 struct Edit {
@@ -203,7 +204,7 @@ fn read_edits(
         let mut fresh = false;
         let body = bodies.try_get_or(&key, || {
             fresh = true;
-            render_body(&doc, &kept.theme, &hooks)
+            render_body(&doc, &kept.theme, &hooks, &Lines::default())
         })?;
         // Listings, feeds and neighbours quote a first paragraph where no description is given.
         if doc.front.description.is_none() && body.summary != kept.inputs.bodies[i].summary {

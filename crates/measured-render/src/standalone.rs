@@ -237,6 +237,7 @@ pub fn render(
             .or_default()
             .insert(p.lang.clone(), p.url.clone());
     }
+    let lines = crate::highlight::Lines::default();
     Diagnostics::gather(pages.into_iter().map(|source| {
         let body = markdown::render(&markdown::Input {
             path: &source.path,
@@ -244,6 +245,7 @@ pub fn render(
             body_line: source.body_line,
             lang: &source.lang,
             highlighter: input.highlighter,
+            lines: Some(&lines),
             hooks: input.hooks,
             labels: &input.labels[&source.lang],
             theme_ids: input.theme_ids,

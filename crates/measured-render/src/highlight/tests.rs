@@ -223,7 +223,7 @@ fn plain_tokens_get_no_span_and_alike_ones_share_one() {
 #[test]
 fn blank_runs_join_spans_unless_a_background_would_show() {
     let run = |classes: &str, text, blank, shows_on_whitespace| Run {
-        classes: classes.to_string(),
+        classes: classes.into(),
         text,
         blank,
         shows_on_whitespace,
@@ -374,4 +374,38 @@ fn the_cache_key_changes_with_the_syntax_set() {
         bincode::serialize_into(&mut hasher, &two_face::syntax::extra_newlines()).unwrap();
         hasher.finalize().to_hex()[..16].to_string()
     });
+}
+
+/// Blocks whose lines repeat in other parser states: a line inside a comment or a heredoc
+/// (whose end a back-reference decides) is the same text as a line of code elsewhere.
+const REPEATS: [(&str, &str); 4] = [
+    ("rust", "fn a() {}\n/*\nfn a() {}\n}\n*/\nfn a() {}\n}\n"),
+    ("rust", "let s = r#\"\nfn a() {}\n\"#;\nfn a() {}\n}\n"),
+    ("bash", "cat <<END\necho EOF\nEOF\nEND\necho EOF\n"),
+    ("bash", "cat <<EOF\necho END\nEND\nEOF\necho EOF\n"),
+];
+
+#[test]
+fn lines_taken_from_the_memo_give_the_html_parsing_them_gives() {
+    let shared = Highlighter::new(None, LIGHT, DARK);
+    let lines = Lines::default();
+    for (token, code) in REPEATS.iter().chain(&SAMPLES) {
+        let alone = Highlighter::new(None, LIGHT, DARK).highlight(token, code);
+        assert_eq!(
+            shared.highlight_in(token, code, &lines),
+            alone,
+            "{token} block {code:?}"
+        );
+    }
+    let (parsed, reused) = lines.counts();
+    assert!(reused >= 2, "repeated lines came from the memo: {reused}");
+    assert_eq!(shared.lines(), (parsed, reused));
+    // The same text in another state is parsed again: `fn a() {}` in a comment is a comment.
+    let html = shared.highlight_in("rust", "/*\nfn b() {}\n*/\nfn b() {}\n", &lines);
+    let comment = spans(&html)[0].0.clone();
+    let in_comment = spans(&html)
+        .into_iter()
+        .filter(|(classes, _)| *classes == comment)
+        .any(|(_, text)| text.contains("fn b()"));
+    assert!(in_comment, "{html}");
 }

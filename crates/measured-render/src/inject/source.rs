@@ -1,8 +1,6 @@
 //! The experiments' sources as the site shows them: excerpts of a marked region
 //! (`// ANCHOR: name` … `// ANCHOR_END: name`) and each experiment's published source page.
 
-use std::fmt::Write;
-
 use crate::markdown::HookError;
 use measured_core::html::escape;
 use measured_core::lang::Lang;
@@ -138,8 +136,11 @@ fn file_anchor(file: &str) -> String {
 }
 
 /// The published source page of every experiment the site uses, in every language.
+///
+/// Each file is highlighted once for all languages, the files on all cores (on the real blog
+/// the experiments' sources are most of the code a cold build highlights).
 pub fn source_pages(inj: &Injector<'_>) -> Vec<ExtraPage> {
-    let mut pages = Vec::new();
+    use rayon::prelude::*;
     let m = inj.measurements;
     let used = m.by_name.keys().filter_map(|n| m.crates.get(n));
     let libraries = if m.by_name.is_empty() {
@@ -147,8 +148,38 @@ pub fn source_pages(inj: &Injector<'_>) -> Vec<ExtraPage> {
     } else {
         Some(m.libraries.values())
     };
-    for info in used.chain(libraries.into_iter().flatten()) {
+    let crates: Vec<&CrateInfo> = used.chain(libraries.into_iter().flatten()).collect();
+    let files: Vec<(&CrateInfo, &std::path::PathBuf)> = crates
+        .iter()
+        .flat_map(|info| info.files.iter().map(move |rel| (*info, rel)))
+        .collect();
+    let highlighted: Vec<String> = files
+        .par_iter()
+        .map_init(crate::highlight::Lines::default, |lines, (info, rel)| {
+            let text = std::fs::read_to_string(info.dir.join(rel)).unwrap_or_default();
+            let token = match rel.extension().and_then(|e| e.to_str()) {
+                Some("rs") => "rust",
+                Some("toml") => "toml",
+                Some("sql") => "sql",
+                Some("proto") => "proto",
+                Some(other) => other,
+                None => "",
+            };
+            let html = inj.highlighter.highlight_in(token, &text, lines);
+            let file = rel.to_string_lossy().replace('\\', "/");
+            format!(
+                "<h2 id=\"{}\"><code>{}</code></h2>\n<pre class=\"code\" tabindex=\"0\" data-lang=\"{token}\"><code>{html}</code></pre>\n",
+                file_anchor(&file),
+                escape(&file),
+            )
+        })
+        .collect();
+    let mut pages = Vec::new();
+    let mut next = 0;
+    for info in crates {
         let name = &info.name;
+        let sections = &highlighted[next..next + info.files.len()];
+        next += info.files.len();
         for lang in inj.config.langs() {
             let t = &inj.strings[lang];
             let title = t.fill("source_page_title", &[("experiment", name)]);
@@ -168,25 +199,7 @@ pub fn source_pages(inj: &Injector<'_>) -> Vec<ExtraPage> {
                     ))
                 )
             };
-            for rel in &info.files {
-                let file = rel.to_string_lossy().replace('\\', "/");
-                let text = std::fs::read_to_string(info.dir.join(rel)).unwrap_or_default();
-                let token = match rel.extension().and_then(|e| e.to_str()) {
-                    Some("rs") => "rust",
-                    Some("toml") => "toml",
-                    Some("sql") => "sql",
-                    Some("proto") => "proto",
-                    Some(other) => other,
-                    None => "",
-                };
-                let _ = write!(
-                    body,
-                    "<h2 id=\"{}\"><code>{}</code></h2>\n<pre class=\"code\" tabindex=\"0\" data-lang=\"{token}\"><code>{}</code></pre>\n",
-                    file_anchor(&file),
-                    escape(&file),
-                    inj.highlighter.highlight(token, &text)
-                );
-            }
+            sections.iter().for_each(|s| body.push_str(s));
             pages.push(ExtraPage {
                 url: inj.source_url(name, lang),
                 lang: lang.clone(),

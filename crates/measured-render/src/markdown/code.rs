@@ -3,7 +3,7 @@
 
 use pulldown_cmark::CodeBlockKind;
 
-use crate::highlight::Highlighter;
+use crate::highlight::{Highlighter, Lines};
 use measured_core::html::{escape, escape_body};
 
 use super::BlockKind;
@@ -36,13 +36,22 @@ pub(super) fn block<'i>(kind: &'i CodeBlockKind<'_>) -> Block<'i> {
     }
 }
 
-/// The HTML of `code` whose language token is `token`.
-pub(super) fn html(highlighter: &Highlighter, token: &str, code: &str) -> String {
+/// The HTML of `code` whose language token is `token` (with the memo of parsed `lines` the
+/// caller keeps, if any).
+pub(super) fn html(
+    highlighter: &Highlighter,
+    lines: Option<&Lines>,
+    token: &str,
+    code: &str,
+) -> String {
     if token.is_empty() {
         let body = escape_body(code);
         format!("<pre class=\"code\" tabindex=\"0\"><code>{body}</code></pre>\n")
     } else {
-        let body = highlighter.highlight(token, code);
+        let body = match lines {
+            Some(lines) => highlighter.highlight_in(token, code, lines),
+            None => highlighter.highlight(token, code),
+        };
         let l = escape(token);
         format!(
             "<pre class=\"code\" tabindex=\"0\" data-lang=\"{l}\"><code class=\"language-{l}\">{body}</code></pre>\n"
@@ -79,7 +88,7 @@ mod tests {
     #[test]
     fn code_without_a_language_is_escaped() {
         assert_eq!(
-            html(&Highlighter::default(), "", "a < b\n"),
+            html(&Highlighter::default(), None, "", "a < b\n"),
             "<pre class=\"code\" tabindex=\"0\"><code>a &lt; b\n</code></pre>\n"
         );
     }

@@ -156,6 +156,10 @@ pub struct Input<'a> {
     pub body_line: usize,
     pub lang: &'a Lang,
     pub highlighter: &'a Highlighter,
+    /// The lines the highlighter parsed for the blocks this thread highlighted before, if the
+    /// caller keeps them (the Markdown stage keeps one memo a worker); else each block
+    /// remembers only its own.
+    pub lines: Option<&'a crate::highlight::Lines>,
     pub hooks: &'a dyn Hooks,
     pub labels: &'a Labels,
     /// The ids the theme writes around the body, which headings' slugs leave alone.
@@ -296,6 +300,7 @@ mod tests {
             body_line: 5,
             lang: &lang,
             highlighter: &h,
+            lines: None,
             hooks: &Echo,
             labels: &labels,
             theme_ids: &ThemeIds::default(),

@@ -566,7 +566,7 @@ impl<'a, 'i> Pass<'a, 'i> {
                 }
                 self.check_code(code, range, Code::Block);
                 self.text.code_block(code);
-                code::html(input.highlighter, token, code)
+                code::html(input.highlighter, input.lines, token, code)
             }
         }
     }
