@@ -22,7 +22,7 @@ fuzz_target!(|source: &str| {
                 title: "Diagram",
             };
             match diagram::mermaid(&source, &opts) {
-                Ok(svg) => assert!(svg.starts_with("<svg class=\"diagram\""), "{svg}"),
+                Ok(drawn) => assert!(drawn.svg.starts_with("<svg class=\"diagram\""), "{}", drawn.svg),
                 Err(e) => {
                     if let Some(line) = e.line {
                         assert!(line >= 1 && line <= source.lines().count().max(1), "{e}");
