@@ -251,20 +251,9 @@ fn positive_sides(expr: &Expr, a: &Quantity, b: &Quantity) -> Result<(), DecideE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claims::interval::Exact;
+    use crate::claims::interval::{Exact, measured};
     use crate::claims::parse::parse;
     use crate::values::Kind;
-
-    fn measured(value: f64, low: f64, high: f64) -> Quantity {
-        Quantity {
-            value,
-            low,
-            high,
-            exact: None,
-            kind: Kind::Ratio,
-            runs: 3,
-        }
-    }
 
     fn outcome(claim: &str, a: Quantity, b: Quantity) -> Outcome {
         compare(&parse(claim).unwrap(), &a, &b).unwrap().0

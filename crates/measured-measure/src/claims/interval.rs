@@ -175,6 +175,19 @@ fn plain(runs: &[&Value]) -> Option<Quantity> {
     })
 }
 
+/// A ratio measured over three runs, for tests: `value` in [`low`, `high`].
+#[cfg(test)]
+pub(crate) fn measured(value: f64, low: f64, high: f64) -> Quantity {
+    Quantity {
+        value,
+        low,
+        high,
+        exact: None,
+        kind: crate::values::Kind::Ratio,
+        runs: 3,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

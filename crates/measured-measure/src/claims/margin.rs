@@ -57,20 +57,8 @@ pub fn is_marginal(m: Option<f64>) -> bool {
 mod tests {
     use super::*;
     use crate::claims::decide::compare;
-    use crate::claims::interval::{Exact, Quantity};
+    use crate::claims::interval::{Exact, Quantity, measured};
     use crate::claims::parse::parse;
-    use crate::values::Kind;
-
-    fn measured(value: f64, low: f64, high: f64) -> Quantity {
-        Quantity {
-            value,
-            low,
-            high,
-            exact: None,
-            kind: Kind::Ratio,
-            runs: 3,
-        }
-    }
 
     fn margin_of(claim: &str, a: Quantity, b: Quantity) -> Option<f64> {
         let expr = parse(claim).unwrap();
