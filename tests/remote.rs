@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::fixtures::{add_experiment, experiment_source, site_with};
 use common::sshd::{Sshd, free_port};
-use common::{TestSite, html, snapshot, texts};
+use common::{TestSite, html, sleeping, snapshot, texts};
 use serde_json::Value;
 
 const SPEED: &str =
@@ -265,16 +265,6 @@ fn run_on_kills_an_experiment_at_its_timeout_with_what_it_started() {
         .collect();
     assert!(left.is_empty(), "left running on the host: {left:?}");
     assert!(!site.path("machines").exists());
-}
-
-/// The command lines of running processes that are `sleep <marker>`.
-fn sleeping(marker: &str) -> Vec<String> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|p| std::fs::read(p.ok()?.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.trim() == format!("sleep {marker}"))
-        .collect()
 }
 
 #[test]

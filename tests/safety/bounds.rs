@@ -2,7 +2,7 @@
 //! deep, front matter nested or huge, experiments that leave daemons holding their output or
 //! print without end, and `results import` of what is not a file.
 
-use super::common::{self, TestSite};
+use super::common::{self, TestSite, sleeping};
 use super::{errors, first_error};
 
 #[test]
@@ -103,16 +103,6 @@ fn deeply_nested_or_huge_front_matter_is_refused_at_once_at_its_line() {
             "{hint}"
         );
     }
-}
-
-/// The command lines of running processes that are `sleep <marker>`.
-fn sleeping(marker: &str) -> Vec<String> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|p| std::fs::read(p.ok()?.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.trim() == format!("sleep {marker}"))
-        .collect()
 }
 
 /// A `sleep` duration no other test uses (seconds: `whole.nanos`), starting with `whole`.
